@@ -1,0 +1,43 @@
+/** One measured figure: a median over runs, with its unit and how it was measured. */
+export interface Figure {
+  name: string
+  median: number
+  unit: string
+  runs: number
+  note?: string
+}
+
+/** Median of a non-empty list of samples. */
+export function median(samples: number[]): number {
+  if (samples.length === 0) throw new Error('median of no samples')
+  const sorted = [...samples].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
+}
+
+/** Runs `fn` `runs` times (after one warm-up) and returns the samples it reports. */
+export async function sample(runs: number, fn: () => Promise<number> | number): Promise<number[]> {
+  await fn()
+  const samples: number[] = []
+  for (let i = 0; i < runs; i++) samples.push(await fn())
+  return samples
+}
+
+/** Prints figures as an aligned table. */
+export function printTable(figures: Figure[]): void {
+  const rows = figures.map((f) => [
+    f.name,
+    f.median >= 100 ? f.median.toFixed(0) : f.median.toPrecision(3),
+    f.unit,
+    String(f.runs),
+    f.note ?? '',
+  ])
+  const head = ['figure', 'median', 'unit', 'runs', 'note']
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)))
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] as number)).join('  ')
+  console.log(line(head))
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '))
+  for (const r of rows) console.log(line(r))
+}

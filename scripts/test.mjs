@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// The whole test suite: static checks, unit and protocol tests (Vitest), browser tests
+// (Playwright on Debian's Chromium). Runs every step even when one fails, prints a table,
+// and ends with one line "N passed, N failed" that adds up the test runners.
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const results = join(root, 'test-results')
+rmSync(results, { recursive: true, force: true })
+mkdirSync(results, { recursive: true })
+
+const bin = (name) => join(root, 'node_modules', '.bin', name)
+
+function run(cmd, args) {
+  const started = Date.now()
+  const { status } = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' })
+  return { ok: status === 0, seconds: (Date.now() - started) / 1000 }
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(join(results, file), 'utf8'))
+  } catch {
+    return undefined
+  }
+}
+
+/** A runner that wrote no report crashed: count it as one failure so it can't pass unseen. */
+function counts(report, pick) {
+  return report ? pick(report) : { passed: 0, failed: 1, skipped: 0 }
+}
+
+const rows = []
+const check = (name, cmd, args) => rows.push({ name, ...run(cmd, args) })
+
+check('generated code is fresh', 'node', ['scripts/gen-check.mjs'])
+check('typecheck (tsc)', bin('tsc'), ['--noEmit'])
+check('lint and format (biome)', bin('biome'), ['check', '.'])
+
+const unit = run(bin('vitest'), [
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  '--outputFile.json=test-results/unit.json',
+])
+const unitCounts = counts(readJson('unit.json'), (r) => ({
+  passed: r.numPassedTests,
+  failed: r.numFailedTests,
+  skipped: r.numPendingTests + r.numTodoTests,
+}))
+rows.push({ name: 'unit and protocol tests (vitest)', ...unit, ...unitCounts })
+
+const build = run(bin('vite'), ['build', '--logLevel', 'warn'])
+rows.push({ name: 'build (vite)', ...build })
+const e2e = build.ok ? run(bin('playwright'), ['test']) : { ok: false, seconds: 0 }
+const e2eCounts = counts(build.ok ? readJson('e2e.json') : undefined, (r) => ({
+  passed: r.stats.expected + r.stats.flaky,
+  failed: r.stats.unexpected,
+  skipped: r.stats.skipped,
+}))
+rows.push({ name: 'browser tests (playwright)', ...e2e, ...e2eCounts })
+
+console.log('\nstep                                 result   time   tests')
+for (const r of rows) {
+  const tests = r.passed === undefined ? '' : `${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped`
+  console.log(
+    `${r.name.padEnd(36)} ${(r.ok ? 'ok' : 'FAILED').padEnd(8)} ${r.seconds.toFixed(1).padStart(5)}s  ${tests}`,
+  )
+}
+const passed = unitCounts.passed + e2eCounts.passed
+const failed = unitCounts.failed + e2eCounts.failed
+const summary = `${passed} passed, ${failed} failed`
+writeFileSync(join(results, 'summary.txt'), `${summary}\n`)
+if (existsSync(join(results, 'e2e'))) console.log('browser test artifacts: test-results/e2e/')
+console.log(summary)
+process.exit(rows.every((r) => r.ok) ? 0 : 1)
