@@ -70,8 +70,10 @@ for (const r of rows) {
     `${r.name.padEnd(36)} ${(r.ok ? 'ok' : 'FAILED').padEnd(8)} ${r.seconds.toFixed(1).padStart(5)}s  ${tests}`,
   )
 }
+// A failed step that runs no tests (codegen, typecheck, lint, build) counts as one failure.
+const failedChecks = rows.filter((r) => !r.ok && r.passed === undefined).length
 const passed = unitCounts.passed + e2eCounts.passed
-const failed = unitCounts.failed + e2eCounts.failed
+const failed = unitCounts.failed + e2eCounts.failed + failedChecks
 const summary = `${passed} passed, ${failed} failed`
 writeFileSync(join(results, 'summary.txt'), `${summary}\n`)
 if (existsSync(join(results, 'e2e'))) console.log('browser test artifacts: test-results/e2e/')
