@@ -1,0 +1,69 @@
+import { userInfo } from 'node:os'
+import { parseArgs } from 'node:util'
+
+/** How one runtime is configured: everything it reads at start, nothing read later. */
+export interface RuntimeOptions {
+  /** TCP port; 0 picks a free one. */
+  port: number
+  /** Interface to listen on. Loopback unless asked otherwise. */
+  host: string
+  /** When set, every call but /health and /files must carry it as X-Access-Token (as envd). */
+  accessToken?: string
+  /** The user that calls without a Basic username run as. */
+  defaultUser: string
+  /** Overrides the default user's home directory (the sandbox's /home/user on a host). */
+  home?: string
+  /** What an empty path means; the user's home when unset. */
+  defaultWorkdir?: string
+  /** Extra environment for every process (envd's /init envVars). */
+  envVars: Record<string, string>
+}
+
+export const usage = `Usage: npm run runtime -- [options]
+
+An envd-compatible sandbox runtime: filesystem.Filesystem, process.Process, /files, /health.
+
+Options:
+  --port N              port to listen on (default 49983; 0 picks a free port)
+  --host ADDR           address to listen on (default 127.0.0.1)
+  --access-token T      require X-Access-Token T on every call (default: no auth, as envd);
+                        also read from RUNTIME_ACCESS_TOKEN
+  --user NAME           default user (default: the user running the runtime)
+  --home DIR            the default user's home directory (default: from /etc/passwd)
+  --workdir DIR         what an empty path means (default: the user's home)
+  -h, --help            show this help
+`
+
+/** Parses command-line arguments into options; throws with a readable message on bad input. */
+export function parseRuntimeArgs(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): RuntimeOptions | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'access-token': { type: 'string' },
+      user: { type: 'string' },
+      home: { type: 'string' },
+      workdir: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  })
+  if (values.help) return 'help'
+  const port = Number(values.port ?? 49983)
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port must be 0..65535, not '${values.port}'`)
+  const accessToken = values['access-token'] ?? env.RUNTIME_ACCESS_TOKEN
+  return {
+    port,
+    host: values.host ?? '127.0.0.1',
+    ...(accessToken ? { accessToken } : {}),
+    defaultUser: values.user ?? userInfo().username,
+    ...(values.home ? { home: values.home } : {}),
+    ...(values.workdir ? { defaultWorkdir: values.workdir } : {}),
+    envVars: {},
+  }
+}

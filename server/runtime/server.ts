@@ -1,0 +1,114 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { connectNodeAdapter } from '@connectrpc/connect-node'
+import { Filesystem } from '../../src/gen/filesystem_pb'
+import { Process } from '../../src/gen/process_pb'
+import { sendEnvdError, tokensMatch, unauthorizedMessage } from './accessToken'
+import type { RuntimeContext } from './context'
+import { applyCors } from './cors'
+import { filesHandler } from './files/filesHandler'
+import { filesystemService } from './filesystem/service'
+import type { RuntimeOptions } from './options'
+import { processService } from './process/service'
+import { userInterceptor } from './userInterceptor'
+import { UserDirectory } from './users'
+
+/** Largest RPC request body; a larger one is `resource_exhausted`, never buffered whole. */
+const maxRpcBodyBytes = 8 * 1024 * 1024
+
+/** A started runtime. */
+export interface RunningRuntime {
+  server: Server
+  /** Base URL, e.g. http://127.0.0.1:49983 */
+  url: string
+  port: number
+  /** Stops listening, ends every stream and kills every process it started. */
+  close(): Promise<void>
+}
+
+/** Calls that need no access token (envd-api.md §2.1). */
+function isTokenExempt(method: string | undefined, path: string): boolean {
+  return (
+    (method === 'GET' && path === '/health') || ((method === 'GET' || method === 'POST') && path === '/files')
+  )
+}
+
+/** Builds the runtime's request handler: CORS, then the access token, then the routes. */
+export function createRuntimeHandler(options: RuntimeOptions) {
+  const rt: RuntimeContext = { options, users: new UserDirectory(options.defaultUser, options.home) }
+  const shutdown = new AbortController()
+  const processes = processService(rt)
+  const filesystem = filesystemService(rt)
+  const rpc = connectNodeAdapter({
+    routes: (router) => {
+      router.service(Filesystem, filesystem.impl)
+      router.service(Process, processes.impl)
+    },
+    // The seed says request objects reject unknown fields; envd itself is laxer.
+    jsonOptions: { ignoreUnknownFields: false },
+    readMaxBytes: maxRpcBodyBytes,
+    interceptors: [userInterceptor(rt.users)],
+    shutdownSignal: shutdown.signal,
+  })
+  const files = filesHandler(rt)
+
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    if (applyCors(req, res)) return
+    const url = new URL(req.url ?? '/', 'http://runtime')
+    const token = req.headers['x-access-token']
+    if (
+      options.accessToken !== undefined &&
+      !isTokenExempt(req.method, url.pathname) &&
+      !tokensMatch(typeof token === 'string' ? token : undefined, options.accessToken)
+    ) {
+      sendEnvdError(res, 401, unauthorizedMessage)
+      return
+    }
+    if (url.pathname === '/health' && req.method === 'GET') {
+      res.writeHead(204, { 'Cache-Control': 'no-store' }).end()
+    } else if (url.pathname === '/files') {
+      files(req, res, url).catch((err) => {
+        if (!res.headersSent) sendEnvdError(res, 500, String(err))
+        else res.destroy()
+      })
+    } else if (
+      url.pathname.startsWith('/filesystem.Filesystem/') ||
+      url.pathname.startsWith('/process.Process/')
+    ) {
+      rpc(req, res)
+    } else {
+      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' })
+      res.end('404 page not found\n')
+    }
+  }
+
+  const dispose = () => {
+    shutdown.abort()
+    filesystem.dispose()
+    processes.dispose()
+  }
+  return { handle, dispose }
+}
+
+/** Starts a runtime listening on `options.host:options.port`. */
+export async function startRuntime(options: RuntimeOptions): Promise<RunningRuntime> {
+  const { handle, dispose } = createRuntimeHandler(options)
+  // No request timeout: StreamInput over HTTP/1.1 is one long request body. Idle as envd (640 s).
+  const server = createServer({ requestTimeout: 0, keepAliveTimeout: 640_000 }, handle)
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port, options.host, () => resolve())
+  })
+  const { port } = server.address() as AddressInfo
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host
+  return {
+    server,
+    port,
+    url: `http://${host}:${port}`,
+    close: async () => {
+      dispose()
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
+}
