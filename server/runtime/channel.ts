@@ -12,7 +12,14 @@ export class Channel<T> {
   /** Sum of the weights of queued items. */
   weight = 0
 
-  constructor(private readonly weigh: (item: T) => number = () => 1) {}
+  /**
+   * `weigh` gives each item's weight (1 by default); `onTake` runs after the consumer takes
+   * an item, so a producer that paused for a heavy queue learns when to go on.
+   */
+  constructor(
+    private readonly weigh: (item: T) => number = () => 1,
+    private readonly onTake?: () => void,
+  ) {}
 
   /** Queues an item; false when the channel is closed and the item was dropped. */
   push(item: T): boolean {
@@ -45,6 +52,7 @@ export class Channel<T> {
     if (this.items.length > 0) {
       const item = this.items.shift() as T
       this.weight -= this.weigh(item)
+      this.onTake?.()
       return Promise.resolve({ value: item, done: false })
     }
     if (this.closed) {

@@ -1,11 +1,147 @@
-import type { ServiceImpl } from '@connectrpc/connect'
-import type { Process } from '../../../src/gen/process_pb'
-import type { RuntimeContext } from '../context'
+import { create } from '@bufbuild/protobuf'
+import type { HandlerContext, ServiceImpl } from '@connectrpc/connect'
+import {
+  type Process,
+  type ProcessEvent,
+  ProcessEventSchema,
+  type ProcessInput,
+  Signal,
+} from '../../../src/gen/process_pb'
+import { callingUser, type RuntimeContext } from '../context'
+import { internal, invalidArgument, messageOf, unimplemented, unknown } from '../errors'
+import { keepaliveIntervalMs } from '../keepalive'
+import { withKeepalive } from '../streamLoop'
+import { ManagedProcess, type Subscription } from './managedProcess'
+import { ProcessTable } from './processTable'
+import { spawnProcess } from './spawnProcess'
+import { spawnSpec, terminalSize } from './spawnSpec'
 
-/** process.Process (placeholder until implemented). */
-export function processService(_rt: RuntimeContext): {
-  impl: Partial<ServiceImpl<typeof Process>>
-  dispose(): void
-} {
-  return { impl: {}, dispose() {} }
+/**
+ * Request header (our addition to envd) asking Connect to replay held output from this absolute
+ * byte offset on (0: everything still held); the response header says where the replay starts.
+ */
+export const replayFromHeader = 'x-replay-from'
+export const replayStartHeader = 'X-Replay-Start'
+
+const keepaliveEvent = (): ProcessEvent =>
+  create(ProcessEventSchema, { event: { case: 'keepalive', value: {} } })
+
+function parseReplayFrom(header: string | null): number | undefined {
+  if (header === null) return undefined
+  if (!/^\d{1,15}$/.test(header.trim()))
+    throw invalidArgument(`${replayFromHeader} must be a byte offset, not '${header}'`)
+  return Number(header.trim())
+}
+
+/** `start{pid}` first, then the subscription's events with keepalives, until the process ends. */
+async function* eventStream(pid: number, sub: Subscription, ctx: HandlerContext) {
+  try {
+    yield { event: create(ProcessEventSchema, { event: { case: 'start', value: { pid } } }) }
+    const interval = keepaliveIntervalMs(ctx.requestHeader.get('keepalive-ping-interval'))
+    for await (const event of withKeepalive(sub.events, interval, keepaliveEvent, ctx.signal)) yield { event }
+  } finally {
+    sub.close()
+  }
+}
+
+function writeInput(process: ManagedProcess, input: ProcessInput | undefined): void {
+  const value = input?.input
+  if (!value || value.case === undefined) throw unimplemented('invalid input type: set pty or stdin')
+  if (value.case === 'pty') {
+    if (!process.io.isPty) throw internal('tty not assigned to process')
+  } else {
+    if (process.io.isPty) throw internal('stdin is not available for a PTY process: send the input as pty')
+    if (!process.io.stdinOpen) throw internal('stdin not enabled or closed')
+  }
+  process.io.write(value.value)
+}
+
+/** process.Process: start, attach to, feed, resize, signal and list processes (envd-api.md §5). */
+export function processService(rt: RuntimeContext): { impl: ServiceImpl<typeof Process>; dispose(): void } {
+  const table = new ProcessTable()
+
+  const impl: ServiceImpl<typeof Process> = {
+    list() {
+      return {
+        processes: table
+          .list()
+          .map((p) => ({ config: p.config, pid: p.pid, ...(p.tag !== undefined ? { tag: p.tag } : {}) })),
+      }
+    },
+
+    async *start(req, ctx) {
+      const config = req.process
+      if (!config) throw invalidArgument('process is required')
+      const spec = spawnSpec(config, req, callingUser(ctx, rt), rt)
+      let io: ReturnType<typeof spawnProcess>
+      try {
+        io = spawnProcess(spec)
+      } catch (err) {
+        throw invalidArgument(`error starting process '${spec.cmd}': ${messageOf(err)}`)
+      }
+      const process = new ManagedProcess(io, config, req.tag, (p) => table.retire(p), ctx.timeoutMs())
+      table.add(process)
+      // Subscribed before any output can arrive, so Start never misses a byte.
+      yield* eventStream(process.pid, process.subscribe(), ctx)
+    },
+
+    async *connect(req, ctx) {
+      const process = table.findAny(req.process)
+      const sub = process.subscribe(parseReplayFrom(ctx.requestHeader.get(replayFromHeader)))
+      if (sub.replayStart !== undefined) ctx.responseHeader.set(replayStartHeader, String(sub.replayStart))
+      yield* eventStream(process.pid, sub, ctx)
+    },
+
+    update(req) {
+      const process = table.findRunning(req.process)
+      if (!req.pty) return {}
+      if (!process.io.isPty) throw internal('tty not assigned to process')
+      const { cols, rows } = terminalSize(req.pty.size)
+      try {
+        process.io.resize(cols, rows)
+      } catch (err) {
+        throw internal(`error resizing tty: ${messageOf(err)}`)
+      }
+      return {}
+    },
+
+    sendInput(req) {
+      writeInput(table.findRunning(req.process), req.input)
+      return {}
+    },
+
+    async streamInput(requests) {
+      let target: ManagedProcess | undefined
+      for await (const req of requests) {
+        const event = req.event
+        if (event.case === 'start') target = table.findRunning(event.value.process)
+        else if (!target) throw invalidArgument('the first StreamInput message must be start')
+        else if (event.case === 'data') writeInput(target, event.value.input)
+      }
+      return {}
+    },
+
+    sendSignal(req) {
+      const process = table.findRunning(req.process)
+      const signal =
+        req.signal === Signal.SIGKILL ? 'SIGKILL' : req.signal === Signal.SIGTERM ? 'SIGTERM' : undefined
+      if (!signal) throw unimplemented('invalid signal: only SIGNAL_SIGTERM and SIGNAL_SIGKILL are supported')
+      try {
+        process.signal(signal)
+      } catch (err) {
+        throw internal(`error sending signal: ${messageOf(err)}`)
+      }
+      return {}
+    },
+
+    closeStdin(req) {
+      const process = table.findRunning(req.process)
+      if (process.io.isPty) {
+        throw unknown('error closing stdin: cannot close stdin for PTY process — send Ctrl+D (0x04) instead')
+      }
+      process.io.closeStdin()
+      return {}
+    },
+  }
+  return { impl, dispose: () => table.dispose() }
 }

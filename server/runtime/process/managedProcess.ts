@@ -1,0 +1,170 @@
+import { create } from '@bufbuild/protobuf'
+import { Code, ConnectError } from '@connectrpc/connect'
+import { type ProcessConfig, type ProcessEvent, ProcessEventSchema } from '../../../src/gen/process_pb'
+import { Channel } from '../channel'
+import type { ExitStatus } from './exitStatus'
+import { type OutputChunk, OutputLog } from './outputLog'
+import type { ProcessIO } from './spawnProcess'
+
+/** Output kept per process for clients that reconnect and ask for a replay. */
+export const replayCapacityBytes = 1024 * 1024
+/** envd's chunk limits: PTY output in chunks of at most 16 KiB, pipes 32 KiB. */
+const ptyChunkBytes = 16 * 1024
+const pipeChunkBytes = 32 * 1024
+/** A subscriber further behind than this pauses the process's output... */
+const pauseAboveBytes = 512 * 1024
+/** ...until every subscriber is back below this. */
+const resumeBelowBytes = 128 * 1024
+/** A subscriber that took nothing for this long while behind is cut loose, so others go on. */
+const stalledAfterMs = 5_000
+
+/** One client's view of a process: its events, and where a replay started. */
+export interface Subscription {
+  events: Channel<ProcessEvent>
+  /** Absolute offset of the first replayed byte, when a replay was asked for. */
+  replayStart?: number
+  close(): void
+}
+
+interface Subscriber {
+  events: Channel<ProcessEvent>
+  lastTake: number
+}
+
+const weigh = (event: ProcessEvent) =>
+  event.event.case === 'data' ? (event.event.value.output.value?.length ?? 0) : 0
+
+function dataEvent(chunk: OutputChunk): ProcessEvent {
+  return create(ProcessEventSchema, {
+    event: { case: 'data', value: { output: { case: chunk.kind, value: chunk.data } } },
+  })
+}
+
+function endEvent(status: ExitStatus): ProcessEvent {
+  return create(ProcessEventSchema, { event: { case: 'end', value: status } })
+}
+
+/**
+ * A process the runtime started: fans its output out to every subscribed stream, keeps the
+ * recent output for replays, and holds the process back while a subscriber lags, so memory
+ * stays bounded however slow a client is.
+ */
+export class ManagedProcess {
+  private readonly log = new OutputLog(replayCapacityBytes)
+  private readonly subscribers = new Set<Subscriber>()
+  private paused = false
+  private stallWatch: NodeJS.Timeout | undefined
+  private lifetime: NodeJS.Timeout | undefined
+  /** Set once the process ended and all its output was delivered. */
+  status: ExitStatus | undefined
+
+  constructor(
+    readonly io: ProcessIO,
+    readonly config: ProcessConfig,
+    readonly tag: string | undefined,
+    onEnded: (process: ManagedProcess) => void,
+    lifetimeMs?: number,
+  ) {
+    const chunkBytes = io.isPty ? ptyChunkBytes : pipeChunkBytes
+    io.onOutput((kind, data) => {
+      for (let at = 0; at < data.length; at += chunkBytes) {
+        this.publish(dataEvent(this.log.append(kind, data.subarray(at, at + chunkBytes))))
+      }
+      if (!this.paused && this.mostBehind() > pauseAboveBytes) this.pause()
+    })
+    io.onExit((status) => {
+      this.status = status
+      clearTimeout(this.lifetime)
+      clearInterval(this.stallWatch)
+      const end = endEvent(status)
+      for (const sub of this.subscribers) {
+        sub.events.push(end)
+        sub.events.close()
+      }
+      this.subscribers.clear()
+      onEnded(this)
+    })
+    // Connect-Timeout-Ms on Start is the process's lifetime, as in envd.
+    if (lifetimeMs !== undefined) this.lifetime = setTimeout(() => this.signal('SIGKILL'), lifetimeMs)
+  }
+
+  get pid(): number {
+    return this.io.pid
+  }
+
+  /**
+   * Starts delivering events. With `replayFrom` (an absolute output offset), the output still
+   * held from there on comes first; without it, only output from now on (as envd).
+   */
+  subscribe(replayFrom?: number): Subscription {
+    const sub: Subscriber = { events: new Channel(weigh, () => this.taken(sub)), lastTake: Date.now() }
+    const replay = replayFrom === undefined ? [] : this.log.since(replayFrom)
+    for (const chunk of replay) sub.events.push(dataEvent(chunk))
+    const replayStart = replayFrom === undefined ? undefined : (replay[0]?.offset ?? this.log.end)
+    if (this.status) {
+      sub.events.push(endEvent(this.status))
+      sub.events.close()
+    } else {
+      this.subscribers.add(sub)
+    }
+    return {
+      events: sub.events,
+      ...(replayStart !== undefined ? { replayStart } : {}),
+      close: () => this.unsubscribe(sub),
+    }
+  }
+
+  /** Sends a signal to the process (not its group, as envd). */
+  signal(signal: NodeJS.Signals): void {
+    if (!this.status) this.io.kill(signal)
+  }
+
+  private publish(event: ProcessEvent): void {
+    for (const sub of this.subscribers) sub.events.push(event)
+  }
+
+  private mostBehind(): number {
+    let most = 0
+    for (const sub of this.subscribers) most = Math.max(most, sub.events.weight)
+    return most
+  }
+
+  private taken(sub: Subscriber): void {
+    sub.lastTake = Date.now()
+    if (this.paused && this.mostBehind() < resumeBelowBytes) this.resume()
+  }
+
+  private unsubscribe(sub: Subscriber): void {
+    this.subscribers.delete(sub)
+    sub.events.close()
+    if (this.paused && this.mostBehind() < resumeBelowBytes) this.resume()
+  }
+
+  private pause(): void {
+    this.paused = true
+    this.io.pause()
+    this.stallWatch = setInterval(() => this.dropStalled(), 1000)
+  }
+
+  private resume(): void {
+    this.paused = false
+    clearInterval(this.stallWatch)
+    this.io.resume()
+  }
+
+  private dropStalled(): void {
+    const now = Date.now()
+    for (const sub of this.subscribers) {
+      if (sub.events.weight > pauseAboveBytes && now - sub.lastTake > stalledAfterMs) {
+        this.subscribers.delete(sub)
+        sub.events.close(
+          new ConnectError(
+            `stream stalled: the client read nothing for ${stalledAfterMs / 1000} s; reconnect to resume`,
+            Code.ResourceExhausted,
+          ),
+        )
+      }
+    }
+    if (this.mostBehind() < resumeBelowBytes) this.resume()
+  }
+}

@@ -1,0 +1,196 @@
+import { type ChildProcess, spawn as spawnChild } from 'node:child_process'
+import { closeSync, constants, openSync } from 'node:fs'
+import * as pty from 'node-pty'
+import { errnoCode } from '../errors'
+import { type ExitStatus, exitStatus } from './exitStatus'
+import type { OutputKind } from './outputLog'
+
+/** What a started process needs: resolved command, environment, identity and terminal. */
+export interface SpawnSpec {
+  cmd: string
+  args: string[]
+  env: Record<string, string>
+  cwd: string
+  /** Run as this uid/gid (only when the runtime is root). */
+  uid?: number
+  gid?: number
+  /** A terminal of this size, or pipes when absent. */
+  pty?: { cols: number; rows: number }
+  /** Pipe mode: open a stdin pipe (otherwise stdin is /dev/null). */
+  stdin: boolean
+}
+
+/** One running OS process, PTY or pipes, behind one small interface. */
+export interface ProcessIO {
+  readonly pid: number
+  readonly isPty: boolean
+  /** Pipe mode with a stdin pipe that is still open. */
+  readonly stdinOpen: boolean
+  onOutput(listener: (kind: OutputKind, data: Uint8Array) => void): void
+  /** Called once, after all output was delivered. */
+  onExit(listener: (status: ExitStatus) => void): void
+  /** Stop reading output, so the process blocks once the kernel buffer fills. */
+  pause(): void
+  resume(): void
+  write(data: Uint8Array): void
+  closeStdin(): void
+  resize(cols: number, rows: number): void
+  kill(signal: NodeJS.Signals): void
+}
+
+/**
+ * Runs `cmd` through `/bin/sh` as envd does, so the shell looks it up on PATH and a missing
+ * command ends with status 127 and a message on stderr rather than failing the call.
+ */
+const shellArgs = (spec: SpawnSpec) => ['-c', 'exec "$0" "$@"', spec.cmd, ...spec.args]
+
+/** Starts the process described by `spec`. */
+export function spawnProcess(spec: SpawnSpec): ProcessIO {
+  return spec.pty ? spawnPty(spec, spec.pty) : spawnPipes(spec)
+}
+
+/** How often a terminal checks whether its process has exited, and how long output must be quiet after. */
+const exitPollMs = 25
+const drainQuietMs = 10
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+function spawnPty(spec: SpawnSpec, size: { cols: number; rows: number }): ProcessIO {
+  const term = pty.spawn('/bin/sh', shellArgs(spec), {
+    name: spec.env.TERM ?? 'xterm-256color',
+    cols: size.cols,
+    rows: size.rows,
+    cwd: spec.cwd,
+    env: spec.env,
+    encoding: null,
+    ...(spec.uid !== undefined ? { uid: spec.uid, gid: spec.gid } : {}),
+  })
+  // Linux answers the master's read with EIO as soon as the last slave fd closes, even while
+  // output still sits in the kernel's buffer, and node-pty drops whatever is unread 200 ms after
+  // the child exits. So the runtime holds a slave fd of its own, and releases it only once the
+  // child is gone and the output has gone quiet: no terminal loses the end of its output.
+  const ptsName = (term as pty.IPty & { ptsName?: string }).ptsName
+  let slave: number | undefined
+  try {
+    if (ptsName) slave = openSync(ptsName, constants.O_RDWR | constants.O_NOCTTY)
+  } catch {}
+  let paused = false
+  let exited = false
+  let lastOutput = Date.now()
+  term.onData(() => {
+    lastOutput = Date.now()
+  })
+  const exitWatch = setInterval(() => {
+    if (!exited && isAlive(term.pid)) return
+    exited = true
+    if (paused) term.resume()
+    paused = false
+    if (Date.now() - lastOutput < drainQuietMs) return
+    clearInterval(exitWatch)
+    if (slave !== undefined) closeSync(slave)
+    slave = undefined
+  }, exitPollMs)
+  return {
+    pid: term.pid,
+    isPty: true,
+    stdinOpen: false,
+    onOutput: (listener) => {
+      term.onData((data) => listener('pty', data as unknown as Buffer))
+    },
+    onExit: (listener) => {
+      term.onExit(({ exitCode, signal }) => {
+        clearInterval(exitWatch)
+        if (slave !== undefined) closeSync(slave)
+        slave = undefined
+        listener(exitStatus(exitCode, signal ? signal : null))
+      })
+    },
+    pause: () => {
+      if (paused || exited) return
+      paused = true
+      term.pause()
+    },
+    resume: () => {
+      if (paused) term.resume()
+      paused = false
+    },
+    write: (data) => term.write(Buffer.from(data.buffer, data.byteOffset, data.byteLength)),
+    closeStdin: () => {},
+    resize: (cols, rows) => term.resize(cols, rows),
+    kill: (signal) => signalPid(term.pid, signal),
+  }
+}
+
+/** Signals a pid; one that already exited (and awaits its exit event) needs no signal. */
+function signalPid(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal)
+  } catch (err) {
+    if (errnoCode(err) !== 'ESRCH') throw err
+  }
+}
+
+function spawnPipes(spec: SpawnSpec): ProcessIO {
+  const child: ChildProcess = spawnChild('/bin/sh', shellArgs(spec), {
+    cwd: spec.cwd,
+    env: spec.env,
+    stdio: [spec.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    ...(spec.uid !== undefined ? { uid: spec.uid, gid: spec.gid } : {}),
+  })
+  let spawnError: Error | undefined
+  child.once('error', (err) => {
+    spawnError = err
+  })
+  if (child.pid === undefined) {
+    // The failure itself arrives as an 'error' event, already handled above.
+    throw new Error(`cannot start process: /bin/sh in '${spec.cwd}' could not be executed`)
+  }
+  const pid = child.pid
+  let stdinOpen = spec.stdin
+  // A process that stops reading its stdin must not crash the runtime with EPIPE.
+  child.stdin?.on('error', () => {
+    stdinOpen = false
+  })
+  return {
+    pid,
+    isPty: false,
+    get stdinOpen() {
+      return stdinOpen && !!child.stdin?.writable
+    },
+    onOutput: (listener) => {
+      child.stdout?.on('data', (data: Buffer) => listener('stdout', data))
+      child.stderr?.on('data', (data: Buffer) => listener('stderr', data))
+    },
+    onExit: (listener) => {
+      // 'close' comes after every holder of stdout/stderr closed them, as envd's end event does.
+      child.once('close', (code, signal) => {
+        const status = exitStatus(code, signal)
+        listener(spawnError ? { ...status, error: spawnError.message } : status)
+      })
+    },
+    pause: () => {
+      child.stdout?.pause()
+      child.stderr?.pause()
+    },
+    resume: () => {
+      child.stdout?.resume()
+      child.stderr?.resume()
+    },
+    write: (data) => {
+      child.stdin?.write(data)
+    },
+    closeStdin: () => {
+      stdinOpen = false
+      child.stdin?.end()
+    },
+    resize: () => {},
+    kill: (signal) => signalPid(pid, signal),
+  }
+}
