@@ -27,7 +27,9 @@ describe('runtime HTTP layer', () => {
   })
 
   it('rejects a wrong token and a streaming RPC with 401 too', async () => {
-    expect((await postUnary(rt.url, '/process.Process/List', {}, { 'X-Access-Token': 'nope' })).status).toBe(401)
+    expect((await postUnary(rt.url, '/process.Process/List', {}, { 'X-Access-Token': 'nope' })).status).toBe(
+      401,
+    )
     const stream = await postStream(rt.url, '/process.Process/Start', { process: { cmd: 'true' } })
     expect(stream.status).toBe(401)
   })
@@ -44,7 +46,9 @@ describe('runtime HTTP layer', () => {
     expect(res.status).toBe(204)
     expect(res.headers.get('access-control-allow-origin')).toBe('*')
     expect(res.headers.get('access-control-allow-methods')).toBe('POST')
-    expect(res.headers.get('access-control-allow-headers')).toBe('x-access-token,connect-protocol-version,authorization')
+    expect(res.headers.get('access-control-allow-headers')).toBe(
+      'x-access-token,connect-protocol-version,authorization',
+    )
     expect(res.headers.get('access-control-max-age')).toBe('7200')
     expect(res.headers.get('access-control-allow-credentials')).toBeNull()
   })

@@ -1,11 +1,96 @@
-import type { ServiceImpl } from '@connectrpc/connect'
-import type { Filesystem } from '../../../src/gen/filesystem_pb'
-import type { RuntimeContext } from '../context'
+import { create } from '@bufbuild/protobuf'
+import type { HandlerContext, ServiceImpl } from '@connectrpc/connect'
+import {
+  type Filesystem,
+  type WatchDirRequest,
+  type WatchDirResponse,
+  WatchDirResponseSchema,
+} from '../../../src/gen/filesystem_pb'
+import { callingUser, type RuntimeContext } from '../context'
+import { keepaliveIntervalMs } from '../keepalive'
+import { withKeepalive } from '../streamLoop'
+import { listDir } from './listDir'
+import { makeDir } from './makeDir'
+import { movePath } from './movePath'
+import { removePath } from './removePath'
+import { requestPath } from './requestPath'
+import { statEntry } from './statEntry'
+import { WatcherRegistry } from './watcherRegistry'
+import { type WatchSpec, WatchStream } from './watchStream'
+import { watchTarget } from './watchTarget'
 
-/** filesystem.Filesystem (placeholder until implemented). */
-export function filesystemService(_rt: RuntimeContext): {
-  impl: Partial<ServiceImpl<typeof Filesystem>>
+/** Resolves and validates what a WatchDir or CreateWatcher request asks to watch. */
+async function watchSpec(
+  req: Pick<WatchDirRequest, 'path' | 'recursive' | 'includeEntry' | 'allowNetworkMounts'>,
+  ctx: HandlerContext,
+  rt: RuntimeContext,
+): Promise<WatchSpec> {
+  const path = requestPath(req.path, ctx, rt)
+  const realPath = await watchTarget(path, req.allowNetworkMounts)
+  return { path, realPath, recursive: req.recursive, includeEntry: req.includeEntry }
+}
+
+const startResponse = () => create(WatchDirResponseSchema, { event: { case: 'start', value: {} } })
+const keepaliveResponse = () => create(WatchDirResponseSchema, { event: { case: 'keepalive', value: {} } })
+
+/** filesystem.Filesystem as envd serves it (envd-api.md §4); `dispose` stops every watcher. */
+export function filesystemService(rt: RuntimeContext): {
+  impl: ServiceImpl<typeof Filesystem>
   dispose(): void
 } {
-  return { impl: {}, dispose() {} }
+  const registry = new WatcherRegistry(rt.users)
+  const streams = new Set<WatchStream>()
+
+  async function* watchDir(req: WatchDirRequest, ctx: HandlerContext): AsyncGenerator<WatchDirResponse> {
+    const stream = new WatchStream(await watchSpec(req, ctx, rt), rt.users)
+    streams.add(stream)
+    try {
+      await stream.start()
+      // Only now: the SDK treats `start` as "changes from here on are reported".
+      yield startResponse()
+      const interval = keepaliveIntervalMs(ctx.requestHeader.get('keepalive-ping-interval'))
+      yield* withKeepalive(stream.responses, interval, keepaliveResponse, ctx.signal)
+    } finally {
+      stream.dispose()
+      streams.delete(stream)
+    }
+  }
+
+  const impl: ServiceImpl<typeof Filesystem> = {
+    stat: async (req, ctx) => ({ entry: await statEntry(requestPath(req.path, ctx, rt), rt.users) }),
+    makeDir: async (req, ctx) => ({
+      entry: await makeDir(requestPath(req.path, ctx, rt), callingUser(ctx, rt), rt.users),
+    }),
+    move: async (req, ctx) => ({
+      entry: await movePath(
+        requestPath(req.source, ctx, rt),
+        requestPath(req.destination, ctx, rt),
+        callingUser(ctx, rt),
+        rt.users,
+      ),
+    }),
+    listDir: async (req, ctx) => ({
+      entries: await listDir(requestPath(req.path, ctx, rt), req.depth, rt.users),
+    }),
+    remove: async (req, ctx) => {
+      await removePath(req.path, requestPath(req.path, ctx, rt))
+      return {}
+    },
+    watchDir,
+    createWatcher: async (req, ctx) => ({ watcherId: await registry.create(await watchSpec(req, ctx, rt)) }),
+    getWatcherEvents: (req) => ({ events: registry.drain(req.watcherId) }),
+    removeWatcher: (req) => {
+      registry.remove(req.watcherId)
+      return {}
+    },
+  }
+
+  return {
+    impl,
+    dispose() {
+      registry.dispose()
+      for (const stream of streams) stream.dispose()
+      streams.clear()
+    },
+  }
 }

@@ -1,0 +1,95 @@
+import type { Dirent } from 'node:fs'
+import { readdir, realpath, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { type EntryInfo, FileType } from '../../../src/gen/filesystem_pb'
+import { errnoCode, failedPrecondition, internal, invalidArgument, messageOf, notFound } from '../errors'
+import type { UserDirectory } from '../users'
+import { byteOrder } from './byteOrder'
+import { entryInfo } from './entryInfo'
+
+/** How many entries of one directory are stat'ed at once. */
+const statConcurrency = 64
+
+/** Resolves the listed directory through symlinks, with envd's error codes. */
+async function resolveListRoot(path: string): Promise<string> {
+  let real: string
+  try {
+    real = await realpath(path)
+  } catch (err) {
+    const code = errnoCode(err)
+    if (code === 'ENOENT') throw notFound(`path not found: ${path}`)
+    if (code === 'ELOOP') throw failedPrecondition(`symlink loop or too many links in path: ${path}`)
+    if (code === 'ENOTDIR') throw invalidArgument(`path is not a directory: ${path}`)
+    throw internal(`error resolving path ${path}: ${messageOf(err)}`)
+  }
+  let isDir: boolean
+  try {
+    isDir = (await stat(real)).isDirectory()
+  } catch (err) {
+    if (errnoCode(err) === 'ENOENT') throw notFound(`path not found: ${path}`)
+    throw internal(`error getting file info: ${messageOf(err)}`)
+  }
+  if (!isDir) throw invalidArgument(`path is not a directory: ${path}`)
+  return real
+}
+
+/** EntryInfo for each name, in order; names that vanished meanwhile are left out. */
+async function entriesOf(
+  dir: string,
+  names: string[],
+  users: UserDirectory,
+): Promise<(EntryInfo | undefined)[]> {
+  const out: (EntryInfo | undefined)[] = []
+  for (let i = 0; i < names.length; i += statConcurrency) {
+    const batch = names.slice(i, i + statConcurrency)
+    out.push(
+      ...(await Promise.all(
+        batch.map((name) =>
+          entryInfo(join(dir, name), users).catch((err) => {
+            if (errnoCode(err) === 'ENOENT') return undefined
+            throw internal(`error reading directory ${dir}: ${messageOf(err)}`)
+          }),
+        ),
+      )),
+    )
+  }
+  return out
+}
+
+/**
+ * ListDir (envd-api.md §4.3): depth 0 means 1; depth N lists everything at most N levels below
+ * `path`, lexically and depth-first pre-order, never the directory itself. The root may be a
+ * symlink; symlinked subdirectories are listed but not entered. Entries report `path` joined
+ * with their relative name. A read error anywhere fails the whole call, as in envd.
+ */
+export async function listDir(path: string, depth: number, users: UserDirectory): Promise<EntryInfo[]> {
+  const maxDepth = Math.max(depth, 1)
+  const realRoot = await resolveListRoot(path)
+  const entries: EntryInfo[] = []
+
+  const walk = async (realDir: string, shownDir: string, level: number, isRoot: boolean): Promise<void> => {
+    let dirents: Dirent[]
+    try {
+      dirents = await readdir(realDir, { withFileTypes: true })
+    } catch (err) {
+      const code = errnoCode(err)
+      if (!isRoot && (code === 'ENOENT' || code === 'ENOTDIR')) return
+      throw internal(`error reading directory ${shownDir}: ${messageOf(err)}`)
+    }
+    const names = dirents.map((d) => d.name).sort(byteOrder)
+    const infos = await entriesOf(shownDir, names, users)
+    for (const [i, info] of infos.entries()) {
+      if (!info) continue
+      entries.push(info)
+      // A symlink to a directory has symlinkTarget set and is not entered, as in Go's WalkDir.
+      const isRealDir = info.symlinkTarget === undefined && info.type === FileType.DIRECTORY
+      if (isRealDir && level < maxDepth) {
+        const name = names[i] as string
+        await walk(join(realDir, name), join(shownDir, name), level + 1, false)
+      }
+    }
+  }
+
+  await walk(realRoot, path, 1, true)
+  return entries
+}
