@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { connectNodeAdapter } from '@connectrpc/connect-node'
@@ -37,6 +38,8 @@ function isTokenExempt(method: string | undefined, path: string): boolean {
 export function createRuntimeHandler(options: RuntimeOptions) {
   const rt: RuntimeContext = { options, users: new UserDirectory(options.defaultUser, options.home) }
   const shutdown = new AbortController()
+  // Every open stream listens for shutdown; dozens of terminals are normal, not a leak.
+  setMaxListeners(0, shutdown.signal)
   const processes = processService(rt)
   const filesystem = filesystemService(rt)
   const rpc = connectNodeAdapter({

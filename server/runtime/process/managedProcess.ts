@@ -3,7 +3,7 @@ import { Code, ConnectError } from '@connectrpc/connect'
 import { type ProcessConfig, type ProcessEvent, ProcessEventSchema } from '../../../src/gen/process_pb'
 import { Channel } from '../channel'
 import type { ExitStatus } from './exitStatus'
-import { type OutputChunk, OutputLog } from './outputLog'
+import { type OutputChunk, type OutputKind, OutputLog } from './outputLog'
 import type { ProcessIO } from './spawnProcess'
 
 /** Output kept per process for clients that reconnect and ask for a replay. */
@@ -15,6 +15,9 @@ const pipeChunkBytes = 32 * 1024
 const pauseAboveBytes = 512 * 1024
 /** ...until every subscriber is back below this. */
 const resumeBelowBytes = 128 * 1024
+/** Output arriving within this long of other output is gathered, for at most `gatherForMs`. */
+const busyWithinMs = 5
+const gatherForMs = 2
 /** A subscriber that took nothing for this long while behind is cut loose, so others go on. */
 const stalledAfterMs = 5_000
 
@@ -55,6 +58,11 @@ export class ManagedProcess {
   private paused = false
   private stallWatch: NodeJS.Timeout | undefined
   private lifetime: NodeJS.Timeout | undefined
+  /** Output read in this turn of the event loop, not yet published. */
+  private pending: { kind: OutputKind; parts: Uint8Array[]; bytes: number } | undefined
+  private readonly chunkBytes: number
+  private flushTimer: NodeJS.Timeout | undefined
+  private lastOutputAt = Number.NEGATIVE_INFINITY
   /** Set once the process ended and all its output was delivered. */
   status: ExitStatus | undefined
 
@@ -65,14 +73,10 @@ export class ManagedProcess {
     onEnded: (process: ManagedProcess) => void,
     lifetimeMs?: number,
   ) {
-    const chunkBytes = io.isPty ? ptyChunkBytes : pipeChunkBytes
-    io.onOutput((kind, data) => {
-      for (let at = 0; at < data.length; at += chunkBytes) {
-        this.publish(dataEvent(this.log.append(kind, data.subarray(at, at + chunkBytes))))
-      }
-      if (!this.paused && this.mostBehind() > pauseAboveBytes) this.pause()
-    })
+    this.chunkBytes = io.isPty ? ptyChunkBytes : pipeChunkBytes
+    io.onOutput((kind, data) => this.collect(kind, data))
     io.onExit((status) => {
+      this.flush()
       this.status = status
       clearTimeout(this.lifetime)
       clearInterval(this.stallWatch)
@@ -119,8 +123,48 @@ export class ManagedProcess {
     if (!this.status) this.io.kill(signal)
   }
 
-  private publish(event: ProcessEvent): void {
-    for (const sub of this.subscribers) sub.events.push(event)
+  /**
+   * A terminal hands its output over in reads of at most 4 KiB, one per wake-up. Publishing each
+   * as its own event would pay the per-event cost (JSON, envelope, write) before the next read and
+   * hold the process back. So output that follows other output within a moment is gathered into
+   * events of up to envd's chunk size (or 2 ms); a lone read, such as a keystroke's echo, goes out
+   * at once. Order across stdout and stderr is kept.
+   */
+  private collect(kind: OutputKind, data: Uint8Array): void {
+    if (this.pending && this.pending.kind !== kind) this.flush()
+    const now = performance.now()
+    const busy = now - this.lastOutputAt < busyWithinMs
+    this.lastOutputAt = now
+    if (!this.pending) {
+      if (!busy) {
+        this.publish(kind, data)
+        return
+      }
+      this.pending = { kind, parts: [], bytes: 0 }
+      this.flushTimer = setTimeout(() => this.flush(), gatherForMs)
+    }
+    this.pending.parts.push(data)
+    this.pending.bytes += data.length
+    if (this.pending.bytes >= this.chunkBytes) this.flush()
+  }
+
+  private flush(): void {
+    const pending = this.pending
+    if (!pending) return
+    this.pending = undefined
+    clearTimeout(this.flushTimer)
+    this.publish(
+      pending.kind,
+      pending.parts.length === 1 ? (pending.parts[0] as Uint8Array) : Buffer.concat(pending.parts),
+    )
+  }
+
+  private publish(kind: OutputKind, data: Uint8Array): void {
+    for (let at = 0; at < data.length; at += this.chunkBytes) {
+      const event = dataEvent(this.log.append(kind, data.subarray(at, at + this.chunkBytes)))
+      for (const sub of this.subscribers) sub.events.push(event)
+    }
+    if (!this.paused && this.mostBehind() > pauseAboveBytes) this.pause()
   }
 
   private mostBehind(): number {
