@@ -1,4 +1,4 @@
-import { getAttribute, listAttributes, setAttribute } from 'fs-xattr'
+import { getAttributeSync, listAttributesSync, setAttribute } from 'fs-xattr'
 
 /** Metadata lives in extended attributes under this prefix (envd ≥ 0.6.2). */
 export const metadataXattrPrefix = 'user.e2b.'
@@ -8,12 +8,12 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
 /**
  * The `user.e2b.*` extended attributes of `path` (following symlinks), prefix stripped.
  * Values that are not valid UTF-8 are skipped, as envd does; a filesystem without xattr
- * support, or a path that vanished, simply has none.
+ * support, or a path that vanished, simply has none. Synchronous, like `entryInfo`, for speed.
  */
-export async function readMetadata(path: string): Promise<Record<string, string>> {
+export function readMetadata(path: string): Record<string, string> {
   let names: string[]
   try {
-    names = await listAttributes(path)
+    names = listAttributesSync(path)
   } catch {
     return {}
   }
@@ -21,7 +21,7 @@ export async function readMetadata(path: string): Promise<Record<string, string>
   for (const name of names) {
     if (!name.startsWith(metadataXattrPrefix)) continue
     try {
-      metadata[name.slice(metadataXattrPrefix.length)] = strictUtf8.decode(await getAttribute(path, name))
+      metadata[name.slice(metadataXattrPrefix.length)] = strictUtf8.decode(getAttributeSync(path, name))
     } catch {
       // Removed between list and get, or not UTF-8: leave it out.
     }

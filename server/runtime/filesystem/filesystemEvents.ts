@@ -1,6 +1,11 @@
 import { join } from 'node:path'
 import { create } from '@bufbuild/protobuf'
-import { EventType, type FilesystemEvent, FilesystemEventSchema } from '../../../src/gen/filesystem_pb'
+import {
+  type EntryInfo,
+  EventType,
+  type FilesystemEvent,
+  FilesystemEventSchema,
+} from '../../../src/gen/filesystem_pb'
 import type { UserDirectory } from '../users'
 import { entryInfo } from './entryInfo'
 import type { WatchChange } from './treeWatcher'
@@ -13,19 +18,23 @@ const withEntry = new Set([EventType.CREATE, EventType.WRITE, EventType.CHMOD])
  * With `includeEntry`, CREATE, WRITE and CHMOD carry EntryInfo, best effort: left out when the
  * entry is already gone.
  */
-export async function filesystemEvents(
+export function filesystemEvents(
   changes: WatchChange[],
   root: string,
   includeEntry: boolean,
   users: UserDirectory,
-): Promise<FilesystemEvent[]> {
-  return Promise.all(
-    changes.map(async ({ name, type }) => {
-      const entry =
-        includeEntry && withEntry.has(type)
-          ? await entryInfo(join(root, name), users).catch(() => undefined)
-          : undefined
-      return create(FilesystemEventSchema, { name, type, entry })
-    }),
-  )
+): FilesystemEvent[] {
+  return changes.map(({ name, type }) => {
+    const entry = includeEntry && withEntry.has(type) ? entryIfPresent(join(root, name), users) : undefined
+    return create(FilesystemEventSchema, { name, type, entry })
+  })
+}
+
+/** Best effort, as envd: a path that vanished since the event has no entry. */
+function entryIfPresent(path: string, users: UserDirectory): EntryInfo | undefined {
+  try {
+    return entryInfo(path, users)
+  } catch {
+    return undefined
+  }
 }

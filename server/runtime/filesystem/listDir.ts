@@ -1,14 +1,15 @@
 import type { Dirent } from 'node:fs'
 import { readdir, realpath, stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import { setImmediate } from 'node:timers/promises'
 import { type EntryInfo, FileType } from '../../../src/gen/filesystem_pb'
 import { errnoCode, failedPrecondition, internal, invalidArgument, messageOf, notFound } from '../errors'
 import type { UserDirectory } from '../users'
 import { byteOrder } from './byteOrder'
 import { entryInfo } from './entryInfo'
 
-/** How many entries of one directory are stat'ed at once. */
-const statConcurrency = 64
+/** Entries described between two yields to the event loop, so other calls go on meanwhile. */
+const entriesPerSlice = 2000
 
 /** Resolves the listed directory through symlinks, with envd's error codes. */
 async function resolveListRoot(path: string): Promise<string> {
@@ -33,29 +34,6 @@ async function resolveListRoot(path: string): Promise<string> {
   return real
 }
 
-/** EntryInfo for each name, in order; names that vanished meanwhile are left out. */
-async function entriesOf(
-  dir: string,
-  names: string[],
-  users: UserDirectory,
-): Promise<(EntryInfo | undefined)[]> {
-  const out: (EntryInfo | undefined)[] = []
-  for (let i = 0; i < names.length; i += statConcurrency) {
-    const batch = names.slice(i, i + statConcurrency)
-    out.push(
-      ...(await Promise.all(
-        batch.map((name) =>
-          entryInfo(join(dir, name), users).catch((err) => {
-            if (errnoCode(err) === 'ENOENT') return undefined
-            throw internal(`error reading directory ${dir}: ${messageOf(err)}`)
-          }),
-        ),
-      )),
-    )
-  }
-  return out
-}
-
 /**
  * ListDir (envd-api.md §4.3): depth 0 means 1; depth N lists everything at most N levels below
  * `path`, lexically and depth-first pre-order, never the directory itself. The root may be a
@@ -66,6 +44,7 @@ export async function listDir(path: string, depth: number, users: UserDirectory)
   const maxDepth = Math.max(depth, 1)
   const realRoot = await resolveListRoot(path)
   const entries: EntryInfo[] = []
+  let sinceYield = 0
 
   const walk = async (realDir: string, shownDir: string, level: number, isRoot: boolean): Promise<void> => {
     let dirents: Dirent[]
@@ -76,17 +55,23 @@ export async function listDir(path: string, depth: number, users: UserDirectory)
       if (!isRoot && (code === 'ENOENT' || code === 'ENOTDIR')) return
       throw internal(`error reading directory ${shownDir}: ${messageOf(err)}`)
     }
-    const names = dirents.map((d) => d.name).sort(byteOrder)
-    const infos = await entriesOf(shownDir, names, users)
-    for (const [i, info] of infos.entries()) {
-      if (!info) continue
+    for (const name of dirents.map((d) => d.name).sort(byteOrder)) {
+      if (++sinceYield >= entriesPerSlice) {
+        sinceYield = 0
+        await setImmediate()
+      }
+      let info: EntryInfo
+      try {
+        info = entryInfo(join(shownDir, name), users)
+      } catch (err) {
+        if (errnoCode(err) === 'ENOENT') continue // vanished during the walk
+        throw internal(`error reading directory ${shownDir}: ${messageOf(err)}`)
+      }
       entries.push(info)
       // A symlink to a directory has symlinkTarget set and is not entered, as in Go's WalkDir.
       const isRealDir = info.symlinkTarget === undefined && info.type === FileType.DIRECTORY
-      if (isRealDir && level < maxDepth) {
-        const name = names[i] as string
+      if (isRealDir && level < maxDepth)
         await walk(join(realDir, name), join(shownDir, name), level + 1, false)
-      }
     }
   }
 

@@ -23,7 +23,7 @@ export async function makeDir(path: string, user: User, users: UserDirectory): P
   }
   try {
     if (!(await ensureDirectory(path, user))) throw alreadyExists(`directory already exists: ${path}`)
-    return await entryInfo(path, users)
+    return entryInfo(path, users)
   } catch (err) {
     if (err instanceof ConnectError) throw err
     throw internal(`error creating directory: ${messageOf(err)}`)

@@ -27,7 +27,7 @@ export async function movePath(
   try {
     await ensureDirectory(dirname(destination), user)
     await rename(source, destination)
-    return await entryInfo(destination, users)
+    return entryInfo(destination, users)
   } catch (err) {
     if (err instanceof ConnectError) throw err
     if (errnoCode(err) === 'ENOENT') throw notFound(`source file not found: ${source}`)

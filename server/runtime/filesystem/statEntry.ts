@@ -6,7 +6,7 @@ import { entryInfo } from './entryInfo'
 /** Stat: EntryInfo of `path`; missing is `not_found`, anything else (ENOTDIR too) `internal`. */
 export async function statEntry(path: string, users: UserDirectory): Promise<EntryInfo> {
   try {
-    return await entryInfo(path, users)
+    return entryInfo(path, users)
   } catch (err) {
     if (errnoCode(err) === 'ENOENT')
       throw notFound(`file not found: lstat ${path}: no such file or directory`)

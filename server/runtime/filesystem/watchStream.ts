@@ -40,8 +40,8 @@ export class WatchStream {
   ) {
     this.watcher = new TreeWatcher(spec.realPath, {
       recursive: spec.recursive,
-      onChanges: async (changes) => {
-        const events = await filesystemEvents(changes, spec.path, spec.includeEntry, users)
+      onChanges: (changes) => {
+        const events = filesystemEvents(changes, spec.path, spec.includeEntry, users)
         for (const event of events) {
           if (this.responses.weight >= this.maxQueued) return this.overflow()
           this.responses.push(create(WatchDirResponseSchema, { event: { case: 'filesystem', value: event } }))

@@ -47,8 +47,8 @@ export class WatcherRegistry {
     const polled: PolledWatcher = {
       watcher: new TreeWatcher(spec.realPath, {
         recursive: spec.recursive,
-        onChanges: async (changes) => {
-          const events = await filesystemEvents(changes, spec.path, spec.includeEntry, this.users)
+        onChanges: (changes) => {
+          const events = filesystemEvents(changes, spec.path, spec.includeEntry, this.users)
           polled.queue.push(...events)
           const excess = polled.queue.length - this.maxQueued
           if (excess > 0) {
