@@ -10,7 +10,6 @@ const text = (envs: Envelope[], kind: 'stdout' | 'stderr' | 'pty') =>
     .filter(Boolean)
     .map((d: string) => Buffer.from(d, 'base64').toString())
     .join('')
-const ended = (envs: Envelope[]) => envs.some((e) => e.flags === 2)
 
 describe('process.Process on the wire', () => {
   let rt: TestRuntime
@@ -529,6 +528,20 @@ describe('process.Process on the wire', () => {
     expect(res.status).toBe(401)
     expect(res.json).toEqual({ code: 'unauthenticated', message: "invalid username: 'no-such-user-42'" })
   })
+
+  it.runIf(process.getuid?.() === 0)(
+    'runs a process as the user that Basic names, with that user’s env',
+    async () => {
+      const basic = `Basic ${Buffer.from('nobody:').toString('base64')}`
+      const res = await postStream(
+        rt.url,
+        '/process.Process/Start',
+        { process: { cmd: 'sh', args: ['-c', 'echo "$(id -un) $USER $LOGNAME"'], cwd: '/tmp' } },
+        { ...rt.auth, Authorization: basic },
+      )
+      expect(text(res.envelopes, 'stdout')).toBe('nobody nobody nobody\n')
+    },
+  )
 
   it('takes StreamInput as envelopes: start first, then data, ending with {}', async () => {
     const stream = postStream(
