@@ -1,13 +1,38 @@
 // `npm run runtime -- --port N [--access-token T]`: one envd-compatible runtime, alone.
-import { parseRuntimeArgs, usage } from './options'
+import { createInterface } from 'node:readline'
+import { parseRuntimeArgs, type StdinLineReader, usage } from './options'
 import { startRuntime } from './server'
 
-let options: ReturnType<typeof parseRuntimeArgs>
+/** Reads stdin a line at a time, only when asked, so a runtime that needs none never touches it. */
+function stdinLines(): { readLine: StdinLineReader; close(): void } {
+  let lines: ReturnType<typeof createInterface> | undefined
+  let iterator: AsyncIterator<string> | undefined
+  return {
+    readLine: async () => {
+      lines ??= createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY })
+      iterator ??= lines[Symbol.asyncIterator]()
+      const next = await iterator.next()
+      if (next.done) throw new Error('stdin ended before the expected line')
+      return next.value
+    },
+    close: () => {
+      if (!lines) return
+      lines.close()
+      // The parent's end of the pipe must not keep the runtime's event loop alive.
+      process.stdin.destroy()
+    },
+  }
+}
+
+const stdin = stdinLines()
+let options: Awaited<ReturnType<typeof parseRuntimeArgs>>
 try {
-  options = parseRuntimeArgs(process.argv.slice(2))
+  options = await parseRuntimeArgs(process.argv.slice(2), process.env, stdin.readLine)
 } catch (err) {
   console.error(`runtime: ${err instanceof Error ? err.message : String(err)}\n\n${usage}`)
   process.exit(2)
+} finally {
+  stdin.close()
 }
 if (options === 'help') {
   console.log(usage)

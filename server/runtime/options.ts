@@ -27,24 +27,52 @@ Options:
   --port N              port to listen on (default 49983; 0 picks a free port)
   --host ADDR           address to listen on (default 127.0.0.1)
   --access-token T      require X-Access-Token T on every call (default: no auth, as envd);
-                        also read from RUNTIME_ACCESS_TOKEN
+                        also read from RUNTIME_ACCESS_TOKEN; '-' reads it from stdin (one line),
+                        which keeps it out of the process list and the environment
+  --env-vars JSON       environment for every process, as a JSON object of strings; '-' reads
+                        it from stdin (one line, after the token's line when both come from stdin)
   --user NAME           default user (default: the user running the runtime)
   --home DIR            the default user's home directory (default: from /etc/passwd)
   --workdir DIR         what an empty path means (default: the user's home)
   -h, --help            show this help
 `
 
-/** Parses command-line arguments into options; throws with a readable message on bad input. */
-export function parseRuntimeArgs(
+/** Gives the next line of stdin (without its newline); rejects when stdin has ended. */
+export type StdinLineReader = () => Promise<string>
+
+const noStdin: StdinLineReader = () => Promise.reject(new Error('stdin is not available'))
+
+function parseEnvVars(json: string): Record<string, string> {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(json)
+  } catch {
+    throw new Error('--env-vars must be a JSON object')
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new Error('--env-vars must be a JSON object')
+  for (const [key, value] of Object.entries(parsed)) {
+    if (typeof value !== 'string') throw new Error(`--env-vars: '${key}' must be a string`)
+  }
+  return parsed as Record<string, string>
+}
+
+/**
+ * Parses command-line arguments into options; throws with a readable message on bad input.
+ * `readLine` supplies stdin for the values given as '-': the token first, then the env vars.
+ */
+export async function parseRuntimeArgs(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
-): RuntimeOptions | 'help' {
+  readLine: StdinLineReader = noStdin,
+): Promise<RuntimeOptions | 'help'> {
   const { values } = parseArgs({
     args: argv,
     options: {
       port: { type: 'string' },
       host: { type: 'string' },
       'access-token': { type: 'string' },
+      'env-vars': { type: 'string' },
       user: { type: 'string' },
       home: { type: 'string' },
       workdir: { type: 'string' },
@@ -56,7 +84,14 @@ export function parseRuntimeArgs(
   const port = Number(values.port ?? 49983)
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`--port must be 0..65535, not '${values.port}'`)
-  const accessToken = values['access-token'] ?? env.RUNTIME_ACCESS_TOKEN
+  let accessToken = values['access-token'] ?? env.RUNTIME_ACCESS_TOKEN
+  if (accessToken === '-') {
+    accessToken = (await readLine()).trim()
+    if (!accessToken) throw new Error('--access-token -: stdin gave an empty line')
+  }
+  const envVarsArg = values['env-vars']
+  const envVars =
+    envVarsArg === undefined ? {} : parseEnvVars(envVarsArg === '-' ? await readLine() : envVarsArg)
   return {
     port,
     host: values.host ?? '127.0.0.1',
@@ -64,6 +99,6 @@ export function parseRuntimeArgs(
     defaultUser: values.user ?? userInfo().username,
     ...(values.home ? { home: values.home } : {}),
     ...(values.workdir ? { defaultWorkdir: values.workdir } : {}),
-    envVars: {},
+    envVars,
   }
 }
