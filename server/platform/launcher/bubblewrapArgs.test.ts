@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest'
+import { bubblewrapArgs } from './bubblewrapArgs'
+
+const layout = {
+  homeDir: '/data/sandboxes/abc/home',
+  system: {
+    rootEntries: [{ path: '/bin', symlinkTo: 'usr/bin' }, { path: '/lib' }],
+    linkedFiles: ['/run/resolve/resolv.conf'],
+  },
+  etc: {
+    passwd: '/state/passwd',
+    group: '/state/group',
+    hosts: '/state/hosts',
+    emptyFile: '/state/empty-file',
+    emptyDir: '/state/empty',
+  },
+  hidden: { files: ['/etc/shadow'], dirs: ['/etc/ssl/private'] },
+  bundle: {
+    file: '/repo/dist/runtime/runtime.mjs',
+    dir: '/repo/dist/runtime',
+    nativePackages: [{ name: 'node-pty', dir: '/repo/node_modules/node-pty' }],
+  },
+  nodePath: '/usr/bin/node',
+}
+
+/** The option pairs and triples of an argument list, as one string each, for lookups. */
+const joined = (args: string[]) => args.join(' ')
+
+describe('bubblewrapArgs', () => {
+  it('makes namespaces for user, PID, IPC and host name, and shares the network', () => {
+    const { args } = bubblewrapArgs(layout)
+    const text = joined(args)
+    expect(text).toContain('--unshare-user --uid 1000 --gid 1000 --unshare-pid --unshare-ipc --unshare-uts')
+    expect(text).toContain('--hostname sandbox --die-with-parent')
+    expect(args).not.toContain('--unshare-net')
+    expect(args).not.toContain('--unshare-all')
+    expect(args).not.toContain('--new-session')
+  })
+
+  it('binds the system read-only, the home read-write, and blanks over host secrets', () => {
+    const text = joined(bubblewrapArgs(layout).args)
+    expect(text).toContain(
+      '--ro-bind /usr /usr --symlink usr/bin /bin --ro-bind /lib /lib --ro-bind /etc /etc',
+    )
+    expect(text).toContain('--ro-bind /state/empty-file /etc/shadow --ro-bind /state/empty /etc/ssl/private')
+    expect(text).toContain('--ro-bind /state/passwd /etc/passwd --ro-bind /state/group /etc/group')
+    expect(text).toContain('--ro-bind-try /run/resolve/resolv.conf /run/resolve/resolv.conf')
+    expect(text).toContain('--proc /proc --dev /dev --perms 1777 --tmpfs /tmp')
+    expect(text).toContain('--bind /data/sandboxes/abc/home /home/user')
+    expect(text.endsWith('--remount-ro / --chdir /home/user')).toBe(true)
+  })
+
+  it('shows the sandbox only the bundle and the native packages of the project', () => {
+    const { args, node, runtime } = bubblewrapArgs(layout)
+    const fromRepo = args.filter((a) => a.startsWith('/repo'))
+    expect(fromRepo).toEqual(['/repo/dist/runtime', '/repo/node_modules/node-pty'])
+    expect(joined(args)).toContain('--ro-bind /repo/dist/runtime /opt/sandbox-runtime/app')
+    expect(joined(args)).toContain(
+      '--ro-bind /repo/node_modules/node-pty /opt/sandbox-runtime/node_modules/node-pty',
+    )
+    expect(node).toBe('/usr/bin/node')
+    expect(runtime).toBe('/opt/sandbox-runtime/app/runtime.mjs')
+  })
+
+  it('binds a node that lives outside /usr', () => {
+    const { args, node } = bubblewrapArgs({ ...layout, nodePath: '/home/dev/.nvm/bin/node' })
+    expect(node).toBe('/opt/sandbox-runtime/bin/node')
+    expect(joined(args)).toContain('--ro-bind /home/dev/.nvm/bin/node /opt/sandbox-runtime/bin/node')
+  })
+})

@@ -1,0 +1,82 @@
+import { basename, join } from 'node:path'
+import type { HostSystemPaths } from './hostSystemPaths'
+import type { RuntimeBundle } from './runtimeBundle'
+import { type SandboxEtcFiles, sandboxHostname, sandboxUser } from './sandboxEtcFiles'
+import type { UnreadableEntries } from './unreadableEtcEntries'
+
+/** Where the runtime's code appears inside a sandbox. */
+export const sandboxRuntimeRoot = '/opt/sandbox-runtime'
+
+/** Everything bubblewrap needs to build one sandbox's file system. */
+export interface BubblewrapLayout {
+  /** Host folder that becomes /home/user, read-write. */
+  homeDir: string
+  system: HostSystemPaths
+  etc: SandboxEtcFiles
+  /** Host secrets under /etc, hidden behind blanks. */
+  hidden: UnreadableEntries
+  bundle: RuntimeBundle
+  /** The host's node binary (real path); bound in when it lives outside /usr. */
+  nodePath: string
+}
+
+/** Bubblewrap's arguments and the runtime's paths as seen from inside. */
+export interface BubblewrapCommand {
+  /** Options for bwrap (the command goes after them, behind `--`). */
+  args: string[]
+  /** The node binary inside the sandbox. */
+  node: string
+  /** The runtime bundle inside the sandbox. */
+  runtime: string
+}
+
+/**
+ * Builds bwrap's options: own user, PID, IPC and UTS namespaces, the host's system read-only,
+ * the home read-write, a private /tmp, the network shared; only the runtime's own files of the
+ * project are visible. The root itself is made read-only last.
+ */
+export function bubblewrapArgs(layout: BubblewrapLayout): BubblewrapCommand {
+  const { etc, bundle } = layout
+  const args = [
+    '--unshare-user',
+    '--uid',
+    String(sandboxUser.uid),
+    '--gid',
+    String(sandboxUser.gid),
+    '--unshare-pid',
+    '--unshare-ipc',
+    '--unshare-uts',
+    '--hostname',
+    sandboxHostname,
+    '--die-with-parent',
+    '--ro-bind',
+    '/usr',
+    '/usr',
+  ]
+  for (const entry of layout.system.rootEntries) {
+    if (entry.symlinkTo) args.push('--symlink', entry.symlinkTo, entry.path)
+    else args.push('--ro-bind', entry.path, entry.path)
+  }
+  args.push('--ro-bind', '/etc', '/etc')
+  for (const file of layout.hidden.files) args.push('--ro-bind', etc.emptyFile, file)
+  for (const dir of layout.hidden.dirs) args.push('--ro-bind', etc.emptyDir, dir)
+  args.push('--ro-bind', etc.passwd, '/etc/passwd', '--ro-bind', etc.group, '/etc/group')
+  args.push('--ro-bind', etc.hosts, '/etc/hosts')
+  for (const file of layout.system.linkedFiles) args.push('--ro-bind-try', file, file)
+  args.push('--proc', '/proc', '--dev', '/dev', '--perms', '1777', '--tmpfs', '/tmp')
+  args.push('--bind', layout.homeDir, sandboxUser.home)
+
+  // Node resolves the bundle's bare imports from node_modules beside the folder it sits in.
+  const app = join(sandboxRuntimeRoot, 'app')
+  args.push('--ro-bind', bundle.dir, app)
+  for (const pkg of bundle.nativePackages) {
+    args.push('--ro-bind', pkg.dir, join(sandboxRuntimeRoot, 'node_modules', pkg.name))
+  }
+  let node = layout.nodePath
+  if (!node.startsWith('/usr/')) {
+    node = join(sandboxRuntimeRoot, 'bin', 'node')
+    args.push('--ro-bind', layout.nodePath, node)
+  }
+  args.push('--remount-ro', '/', '--chdir', sandboxUser.home)
+  return { args, node, runtime: join(app, basename(bundle.file)) }
+}

@@ -1,0 +1,126 @@
+import { existsSync, mkdirSync, realpathSync } from 'node:fs'
+import { userInfo } from 'node:os'
+import { bubblewrapArgs } from './bubblewrapArgs'
+import { chooseFreezer, type FreezerPreference } from './chooseFreezer'
+import { findHostSystemPaths } from './hostSystemPaths'
+import { launchRuntime } from './launchRuntime'
+import { probeBubblewrap } from './probeBubblewrap'
+import { ensureRuntimeBundle } from './runtimeBundle'
+import { runtimeFlags, runtimeStdin } from './runtimeInvocation'
+import { sandboxUser, writeSandboxEtcFiles } from './sandboxEtcFiles'
+import type { LaunchSpec, SandboxLauncher } from './sandboxLauncher'
+import { findUnreadableEtcEntries } from './unreadableEtcEntries'
+
+/** How to set up the launcher; everything but the two folders has a sensible default. */
+export interface SandboxLauncherOptions {
+  /** The repository root: where the runtime bundle and its native packages are. */
+  projectRoot: string
+  /** A folder the launcher owns for its generated files (the sandbox's passwd, group, hosts). */
+  stateDir: string
+  /** One line per event, already prefixed with the sandbox id; never holds a token. */
+  log?: (line: string) => void
+  /** 'none' runs runtimes straight on the host; 'auto' uses bubblewrap when it works here. */
+  isolation?: 'auto' | 'none'
+  /** How pause freezes; 'auto' takes the best that works here. For tests. */
+  freezer?: FreezerPreference
+  /** The bubblewrap binary (default /usr/bin/bwrap). For tests. */
+  bwrapPath?: string
+  /** How long a runtime may take to listen (default 30 s). */
+  startTimeoutMs?: number
+}
+
+/** Kills the runtime if the platform dies, as bwrap's --die-with-parent does for sandboxes. */
+const setprivPath = '/usr/bin/setpriv'
+
+/**
+ * Prepares to start sandbox runtimes: builds the runtime bundle if stale, finds out whether
+ * bubblewrap works and which freezer does, and writes the sandbox's /etc files.
+ */
+export async function createSandboxLauncher(options: SandboxLauncherOptions): Promise<SandboxLauncher> {
+  const log = options.log ?? (() => {})
+  const bwrapPath = options.bwrapPath ?? '/usr/bin/bwrap'
+  mkdirSync(options.stateDir, { recursive: true })
+  const system = findHostSystemPaths()
+  const [firstBundle, probe, { freezer, passedOver }] = await Promise.all([
+    ensureRuntimeBundle(options.projectRoot),
+    options.isolation === 'none'
+      ? Promise.resolve({ ok: false as const, reason: 'isolation is turned off by configuration' })
+      : probeBubblewrap(bwrapPath, system.rootEntries),
+    chooseFreezer(options.freezer ?? 'auto'),
+  ])
+  for (const reason of passedOver) log(`launcher: freezer ${reason}`)
+  const nodePath = realpathSync(process.execPath)
+  let bundle = firstBundle
+  // `vite build` empties dist/, bundle included: build it again rather than fail a launch.
+  const currentBundle = async () => {
+    if (!existsSync(bundle.file)) bundle = await ensureRuntimeBundle(options.projectRoot)
+    return bundle
+  }
+  const startTimeoutMs = options.startTimeoutMs ?? 30_000
+
+  if (!probe.ok) {
+    const me = userInfo().username
+    const warning = `sandboxes are NOT isolated: ${probe.reason}; each runtime runs directly on this machine as '${me}' and can reach everything '${me}' can`
+    log(`launcher: ${warning}`)
+    const node = [nodePath]
+    const runner = existsSync(setprivPath) ? [setprivPath, '--pdeathsig', 'KILL', '--', ...node] : node
+    return {
+      isolation: 'none',
+      freezer: freezer.kind,
+      warning,
+      launch: async (spec: LaunchSpec) => {
+        mkdirSync(spec.homeDir, { recursive: true })
+        const { file } = await currentBundle()
+        const [command = nodePath, ...args] = [...runner, file, ...runtimeFlags(me, spec.homeDir)]
+        return launchRuntime({
+          id: spec.id,
+          command,
+          args,
+          stdin: runtimeStdin(spec),
+          freezer,
+          scope: 'descendants',
+          log,
+          startTimeoutMs,
+        })
+      },
+    }
+  }
+
+  const etc = writeSandboxEtcFiles(options.stateDir)
+  const hidden = findUnreadableEtcEntries()
+  log(`launcher: sandboxes isolated by bubblewrap, paused by the ${freezer.kind} freezer`)
+  return {
+    isolation: 'bubblewrap',
+    freezer: freezer.kind,
+    launch: async (spec: LaunchSpec) => {
+      mkdirSync(spec.homeDir, { recursive: true })
+      const bwrap = bubblewrapArgs({
+        homeDir: spec.homeDir,
+        system,
+        etc,
+        hidden,
+        bundle: await currentBundle(),
+        nodePath,
+      })
+      return launchRuntime({
+        id: spec.id,
+        command: bwrapPath,
+        // Options through fd 4, so the sandbox's init shows no host paths; the command stays in argv.
+        args: [
+          '--args',
+          '4',
+          '--',
+          bwrap.node,
+          bwrap.runtime,
+          ...runtimeFlags(sandboxUser.name, sandboxUser.home),
+        ],
+        argsOnFd4: bwrap.args,
+        stdin: runtimeStdin(spec),
+        freezer,
+        scope: 'pid-namespace',
+        log,
+        startTimeoutMs,
+      })
+    },
+  }
+}

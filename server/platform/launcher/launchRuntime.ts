@@ -1,0 +1,191 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { createInterface } from 'node:readline'
+import type { Writable } from 'node:stream'
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { Freezer, SandboxFreezer } from './freezer'
+import { runtimeEnvironment } from './runtimeInvocation'
+import type { LaunchedSandbox } from './sandboxLauncher'
+import { descendantMembers, pidNamespaceMembers } from './sandboxMembers'
+import { signalQuietly } from './signalQuietly'
+
+/** One runtime to start: the command, what it reads on stdin, and how to hold its processes. */
+export interface RuntimeLaunch {
+  id: string
+  /** Program and arguments (bwrap and its options, or node directly). */
+  command: string
+  args: string[]
+  /**
+   * More arguments, written NUL-terminated to the command's fd 4 (bwrap's `--args 4`): the
+   * sandbox's init then shows no host paths in its command line.
+   */
+  argsOnFd4?: string[]
+  /** Secrets for the runtime's stdin. */
+  stdin: string
+  freezer: Freezer
+  /** Where the sandbox's processes are: a PID namespace of their own, or under the runtime. */
+  scope: 'pid-namespace' | 'descendants'
+  log: (line: string) => void
+  startTimeoutMs?: number
+}
+
+/**
+ * Holds the command until the launcher has put its pid into the freezer's group, so that
+ * everything it starts is born inside; fd 3 says when. `exec` keeps the pid.
+ */
+const gateScript = 'read -r go <&3 && exec "$@" 3<&-'
+
+const listeningLine = /^runtime: listening on http:\/\/127\.0\.0\.1:(\d+)\b/
+
+/** How many lines of the runtime's stderr a start failure quotes. */
+const stderrTailLines = 20
+
+function spawnGated(launch: RuntimeLaunch): ChildProcess {
+  return spawn('/bin/sh', ['-c', gateScript, 'sandbox-gate', launch.command, ...launch.args], {
+    stdio: ['pipe', 'pipe', 'pipe', 'pipe', launch.argsOnFd4 ? 'pipe' : 'ignore'],
+    env: runtimeEnvironment,
+    // Not the platform's folder: the sandbox's init would show it as its working directory.
+    cwd: '/',
+    // Its own session: a Ctrl-C meant for the platform does not reach the sandboxes.
+    detached: true,
+  })
+}
+
+function describeExit(code: number | null, signal: NodeJS.Signals | null): string {
+  return signal ? `killed by ${signal}` : `exit code ${code}`
+}
+
+/** Starts one sandbox's runtime, resolves once it listens (with its port), rejects with why not. */
+export async function launchRuntime(launch: RuntimeLaunch): Promise<LaunchedSandbox> {
+  const { id, log } = launch
+  const child = spawnGated(launch)
+  const gate = child.stdio[3] as Writable
+  const argsPipe = child.stdio[4] as Writable | null
+  // Writes to a child that died early fail with EPIPE; its exit is reported instead.
+  child.stdin?.on('error', () => {})
+  gate.on('error', () => {})
+  argsPipe?.on('error', () => {})
+  const pid = child.pid
+  if (pid === undefined) {
+    const err = await new Promise<Error>((resolve) => child.once('error', resolve))
+    throw new Error(`sandbox ${id}: cannot start the runtime: ${err.message}`)
+  }
+
+  let exitStatus: string | undefined
+  const childExit = new Promise<string>((resolve) => {
+    child.once('exit', (code, signal) => {
+      exitStatus = describeExit(code, signal)
+      resolve(exitStatus)
+    })
+  })
+
+  let freezer: SandboxFreezer
+  const members = launch.scope === 'pid-namespace' ? pidNamespaceMembers(pid) : descendantMembers(pid)
+  try {
+    freezer = await launch.freezer.attach(id, pid, members)
+  } catch (err) {
+    child.kill('SIGKILL')
+    await childExit
+    throw new Error(`sandbox ${id}: cannot prepare the ${launch.freezer.kind} freezer: ${String(err)}`)
+  }
+  gate.end('go\n')
+  argsPipe?.end(launch.argsOnFd4?.map((arg) => `${arg}\0`).join(''))
+  child.stdin?.end(launch.stdin)
+
+  const stderrTail: string[] = []
+  let onListening: (port: number) => void = () => {}
+  const listening = new Promise<number>((resolve) => {
+    onListening = resolve
+  })
+  createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+    log(`sandbox ${id}: ${line}`)
+    const port = listeningLine.exec(line)?.[1]
+    if (port) onListening(Number(port))
+  })
+  createInterface({ input: child.stderr as NodeJS.ReadableStream }).on('line', (line) => {
+    log(`sandbox ${id}: ${line}`)
+    stderrTail.push(line)
+    if (stderrTail.length > stderrTailLines) stderrTail.shift()
+  })
+
+  // Once the runtime is gone, nothing of the sandbox may stay: orphans left in its group go too.
+  const exited = childExit.then(async (status) => {
+    log(`sandbox ${id}: runtime ended (${status})`)
+    try {
+      await freezer.killAll()
+      await freezer.release()
+    } catch (err) {
+      log(`sandbox ${id}: cleanup after exit failed: ${String(err)}`)
+    }
+  })
+
+  const timeoutMs = launch.startTimeoutMs ?? 30_000
+  let timer: NodeJS.Timeout | undefined
+  const outcome = await Promise.race([
+    listening,
+    childExit.then((status) => new Error(`the runtime ended before listening (${status})`)),
+    new Promise<Error>((resolve) => {
+      timer = setTimeout(
+        () => resolve(new Error(`the runtime did not listen within ${timeoutMs} ms`)),
+        timeoutMs,
+      )
+    }),
+  ])
+  clearTimeout(timer)
+  if (outcome instanceof Error) {
+    child.kill('SIGKILL')
+    await exited
+    const tail = stderrTail.length ? `:\n${stderrTail.join('\n')}` : ''
+    throw new Error(`sandbox ${id}: ${outcome.message}${tail}`)
+  }
+  // Learn the sandbox's PID namespace while its init surely lives; it is never guessed later.
+  members()
+
+  let frozen = false
+  let queue: Promise<void> = Promise.resolve()
+  /** Freeze, thaw and kill run one at a time, in the order asked. */
+  const serially = (step: () => Promise<void>) => {
+    const next = queue.then(step)
+    queue = next.catch(() => {})
+    return next
+  }
+  let killing: Promise<void> | undefined
+  const killSandbox = async () => {
+    // Killing the sandbox's init first lets the kernel end and reap the whole PID namespace
+    // under it; killed together with bwrap, orphans would wait for the host's init to reap them.
+    const init = launch.scope === 'pid-namespace' ? members()[0] : undefined
+    if (init !== undefined) {
+      signalQuietly(init, 'SIGKILL')
+      // A frozen init cannot die (cgroup v1) or be reaped (bwrap frozen too) until thawed.
+      if (frozen) await freezer.thaw()
+      await Promise.race([childExit, sleep(5000)])
+    }
+    await freezer.killAll()
+    child.kill('SIGKILL')
+  }
+  return {
+    port: outcome,
+    pid,
+    exited,
+    freeze: () =>
+      serially(async () => {
+        if (frozen || exitStatus || killing) return
+        await freezer.freeze()
+        frozen = true
+        log(`sandbox ${id}: frozen`)
+      }),
+    thaw: () =>
+      serially(async () => {
+        if (!frozen || exitStatus || killing) return
+        await freezer.thaw()
+        frozen = false
+        log(`sandbox ${id}: thawed`)
+      }),
+    kill: () => {
+      killing ??= (async () => {
+        if (!exitStatus) await killSandbox()
+        await exited
+      })()
+      return killing
+    },
+  }
+}

@@ -1,0 +1,32 @@
+import type { LaunchSpec } from './sandboxLauncher'
+
+/** The runtime's environment: enough to run, and nothing of the platform's (it may hold keys). */
+export const runtimeEnvironment = {
+  PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+  LANG: 'C.UTF-8',
+}
+
+/** Runtime flags for one sandbox; the token and env vars come on stdin, never in argv. */
+export function runtimeFlags(user: string, home: string): string[] {
+  return [
+    '--port',
+    '0',
+    '--host',
+    '127.0.0.1',
+    '--user',
+    user,
+    '--home',
+    home,
+    '--access-token',
+    '-',
+    '--env-vars',
+    '-',
+  ]
+}
+
+/** What the launcher writes to the runtime's stdin for `runtimeFlags`: token line, env vars line. */
+export function runtimeStdin(spec: LaunchSpec): string {
+  if (!spec.accessToken || /[\r\n]/.test(spec.accessToken))
+    throw new Error('the access token must be one non-empty line')
+  return `${spec.accessToken}\n${JSON.stringify(spec.envVars)}\n`
+}

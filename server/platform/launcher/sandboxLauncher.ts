@@ -1,0 +1,38 @@
+/** What the platform needs to start one sandbox's runtime. */
+export interface LaunchSpec {
+  /** Sandbox id: 20 lowercase alphanumerics. */
+  id: string
+  /** Host folder that becomes the sandbox's /home/user; kept across pause, resume and restarts. */
+  homeDir: string
+  /** The sandbox's envdAccessToken; never passed in argv or environment variables. */
+  accessToken: string
+  /** Environment for every process in the sandbox (E2B's envVars), plus E2B_SANDBOX and friends. */
+  envVars: Record<string, string>
+}
+
+/** A sandbox runtime that is running (or frozen). */
+export interface LaunchedSandbox {
+  /** Loopback port the runtime listens on. */
+  port: number
+  /** Host pid of the outermost process (bwrap, or the runtime itself without isolation). */
+  pid: number
+  /** Stops every process of the sandbox at once; idempotent. */
+  freeze(): Promise<void>
+  /** Lets them run again; idempotent. */
+  thaw(): Promise<void>
+  /** Kills every process of the sandbox and waits until they are gone. */
+  kill(): Promise<void>
+  /** Resolves when the sandbox's processes are gone, for whatever reason. */
+  readonly exited: Promise<void>
+}
+
+/** Starts sandbox runtimes, isolated where the machine allows it. */
+export interface SandboxLauncher {
+  /** How sandboxes are isolated from the host and from each other. */
+  readonly isolation: 'bubblewrap' | 'none'
+  /** How pause freezes a sandbox. */
+  readonly freezer: 'cgroup-v2' | 'cgroup-v1' | 'signals'
+  /** Why isolation is 'none', for the start banner and the API. */
+  readonly warning?: string
+  launch(spec: LaunchSpec): Promise<LaunchedSandbox>
+}

@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createSandboxLauncher, type SandboxLauncherOptions } from '../createSandboxLauncher'
+import type { LaunchedSandbox, SandboxLauncher } from '../sandboxLauncher'
+
+/** The repository root, as the platform passes it. */
+export const projectRoot = fileURLToPath(new URL('../../../../', import.meta.url))
+
+/** A launched sandbox with what a test needs to talk to it and check on it. */
+export interface TestSandbox extends LaunchedSandbox {
+  id: string
+  token: string
+  homeDir: string
+}
+
+/** A launcher on a fresh state folder that remembers its log and cleans up everything it started. */
+export interface TestLauncher {
+  launcher: SandboxLauncher
+  stateDir: string
+  logs: string[]
+  launch(envVars?: Record<string, string>): Promise<TestSandbox>
+  /** Kills every sandbox still running and removes the temporary folders. */
+  dispose(): Promise<void>
+}
+
+/** Creates a launcher for a test; `options` override the defaults (isolation, freezer...). */
+export async function createTestLauncher(
+  options: Partial<SandboxLauncherOptions> = {},
+): Promise<TestLauncher> {
+  const scratch = realpathSync(mkdtempSync(join(tmpdir(), 'launcher-test-')))
+  const stateDir = join(scratch, 'state')
+  const logs: string[] = []
+  const launcher = await createSandboxLauncher({
+    projectRoot,
+    stateDir,
+    log: (line) => logs.push(line),
+    ...options,
+  })
+  const sandboxes: TestSandbox[] = []
+  return {
+    launcher,
+    stateDir,
+    logs,
+    launch: async (envVars = {}) => {
+      const id = randomBytes(10).toString('hex')
+      const token = `tok-${randomBytes(12).toString('hex')}`
+      const homeDir = join(scratch, `home-${id}`)
+      mkdirSync(homeDir)
+      const sandbox = await launcher.launch({ id, homeDir, accessToken: token, envVars })
+      const test = Object.assign(sandbox, { id, token, homeDir })
+      sandboxes.push(test)
+      return test
+    },
+    dispose: async () => {
+      await Promise.all(sandboxes.map((s) => s.kill()))
+      rmSync(scratch, { recursive: true, force: true })
+    },
+  }
+}
