@@ -3,7 +3,7 @@ import { defineConfig } from 'vite'
 
 export default defineConfig({
   plugins: [react()],
-  build: { outDir: 'dist', sourcemap: true },
+  build: { outDir: 'dist/ide', emptyOutDir: true, sourcemap: true },
   server: { host: '127.0.0.1' },
   preview: { host: '127.0.0.1' },
 })

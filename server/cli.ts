@@ -1,0 +1,75 @@
+// `npm start`: the local stack. The E2B-compatible platform, isolated sandboxes, and the IDE.
+import { readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { type PlatformConfig, parsePlatformConfig, platformUsage } from './config'
+import { type RunningPlatform, startPlatform } from './platform/platformServer'
+
+const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..')
+const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`)
+
+/** Resumes the IDE's default sandbox, or creates it on first start. */
+async function defaultSandbox(platform: RunningPlatform, config: PlatformConfig): Promise<string> {
+  const file = join(config.dataDir, 'default-sandbox')
+  let stored: string | undefined
+  try {
+    stored = readFileSync(file, 'utf8').trim()
+  } catch {}
+  if (stored && platform.manager.list().some((r) => r.sandboxID === stored)) {
+    await platform.manager.connect(stored, config.defaultSandboxTimeout)
+    return stored
+  }
+  const record = await platform.manager.create({
+    timeout: config.defaultSandboxTimeout,
+    autoPause: true,
+    metadata: { purpose: 'ide-default' },
+  })
+  writeFileSync(file, `${record.sandboxID}\n`)
+  return record.sandboxID
+}
+
+let config: ReturnType<typeof parsePlatformConfig>
+try {
+  config = parsePlatformConfig(process.argv.slice(2))
+} catch (err) {
+  console.error(`npm start: ${err instanceof Error ? err.message : String(err)}\n\n${platformUsage}`)
+  process.exit(2)
+}
+if (config === 'help') {
+  console.log(platformUsage)
+  process.exit(0)
+}
+
+const platform = await startPlatform(config, { projectRoot, log })
+const relativeData = relative(process.cwd(), config.dataDir)
+const shownData = relativeData.startsWith('..') ? config.dataDir : relativeData || '.'
+const isolation =
+  platform.launcher.isolation === 'bubblewrap'
+    ? `isolated with bubblewrap, paused with ${platform.launcher.freezer}`
+    : `NOT ISOLATED: ${platform.launcher.warning ?? 'bubblewrap is unavailable'}`
+const sandboxLine = config.defaultSandbox
+  ? `default sandbox ${await defaultSandbox(platform, config)}`
+  : 'no default sandbox'
+console.log(`
+Sandbox IDE is running.
+
+  Open the IDE:  ${platform.url}/
+  Sandboxes:     ${sandboxLine}; ${isolation}
+  E2B API:       E2B_API_URL=${platform.url} E2B_SANDBOX_URL=${platform.url}
+  API key:       ${platform.apiKeyGenerated ? `${platform.apiKey}  (new; kept in ${shownData}/api-key)` : `in ${config.apiKey ? 'SANDBOX_API_KEY / --api-key' : `${shownData}/api-key`}`}
+  Data folder:   ${shownData}
+
+Ctrl-C stops everything; sandbox files are kept.
+`)
+
+let stopping = false
+const stop = async (signal: string) => {
+  if (stopping) return
+  stopping = true
+  log(`${signal}: stopping sandboxes`)
+  await platform.close()
+  log('stopped')
+  process.exit(0)
+}
+process.once('SIGINT', () => void stop('SIGINT'))
+process.once('SIGTERM', () => void stop('SIGTERM'))

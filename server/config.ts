@@ -1,0 +1,87 @@
+import { resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+
+/** Everything the local platform (`npm start`) reads at start, from flags and environment. */
+export interface PlatformConfig {
+  port: number
+  host: string
+  /** Sandbox homes, records, the generated API key. */
+  dataDir: string
+  /** From --api-key or SANDBOX_API_KEY; otherwise generated on first start and kept in dataDir. */
+  apiKey?: string
+  maxSandboxes: number
+  /** Timeout of a sandbox created through the API without one (seconds), as E2B's default. */
+  sandboxTimeout: number
+  /** Timeout of the IDE's default sandbox (seconds); it pauses, never dies, when it runs out. */
+  defaultSandboxTimeout: number
+  defaultSandbox: boolean
+  isolation: 'auto' | 'none'
+}
+
+export const platformUsage = `Usage: npm start -- [options]
+
+Starts the local sandbox platform: an E2B-compatible API, isolated sandboxes, and the IDE.
+
+Options:
+  --port N                     port to listen on (default: $PORT or 8787)
+  --host ADDR                  address to listen on (default 127.0.0.1; anything else exposes
+                               the sandboxes to your network)
+  --data DIR                   data folder: sandbox homes, records, the API key
+                               (default: $SANDBOX_DATA_DIR or ./.data)
+  --api-key KEY                platform API key (default: $SANDBOX_API_KEY, or one generated on
+                               first start and kept in the data folder)
+  --max-sandboxes N            most sandboxes that may exist at once (default 30)
+  --sandbox-timeout S          timeout of sandboxes created without one, seconds (default 300)
+  --default-sandbox-timeout S  timeout of the IDE's default sandbox, seconds; it pauses when it
+                               runs out (default 3600)
+  --no-default-sandbox         do not create or resume a default sandbox
+  --no-isolation               run sandboxes without bubblewrap (not isolated)
+  -h, --help                   show this help
+`
+
+function positiveInt(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`${name} must be a positive whole number, not '${value}'`)
+  return n
+}
+
+/** Reads the platform's configuration; throws a readable message on bad input. */
+export function parsePlatformConfig(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): PlatformConfig | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      data: { type: 'string' },
+      'api-key': { type: 'string' },
+      'max-sandboxes': { type: 'string' },
+      'sandbox-timeout': { type: 'string' },
+      'default-sandbox-timeout': { type: 'string' },
+      'no-default-sandbox': { type: 'boolean' },
+      'no-isolation': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  })
+  if (values.help) return 'help'
+  const port = Number(values.port ?? env.PORT ?? 8787)
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port must be 0..65535, not '${values.port ?? env.PORT}'`)
+  const apiKey = values['api-key'] ?? env.SANDBOX_API_KEY
+  return {
+    port,
+    host: values.host ?? '127.0.0.1',
+    dataDir: resolve(values.data ?? env.SANDBOX_DATA_DIR ?? '.data'),
+    ...(apiKey ? { apiKey } : {}),
+    maxSandboxes: positiveInt('--max-sandboxes', values['max-sandboxes'], 30),
+    sandboxTimeout: positiveInt('--sandbox-timeout', values['sandbox-timeout'], 300),
+    defaultSandboxTimeout: positiveInt('--default-sandbox-timeout', values['default-sandbox-timeout'], 3600),
+    defaultSandbox: !values['no-default-sandbox'],
+    isolation: values['no-isolation'] ? 'none' : 'auto',
+  }
+}

@@ -1,0 +1,78 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { z } from 'zod'
+import { PlatformError } from '../platformError'
+
+/** Largest request body the platform API reads. */
+export const maxBodyBytes = 64 * 1024
+
+/** Sends a JSON body with a status. */
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body)
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-store',
+    ...headers,
+  })
+  res.end(text)
+}
+
+/** E2B's error body: `{"code": <status>, "message": "..."}`. */
+export function sendError(res: ServerResponse, status: number, message: string): void {
+  sendJson(res, status, { code: status, message })
+}
+
+/** Reads the whole body, refusing more than `maxBodyBytes` with 413 before it is all in memory. */
+async function readBody(req: IncomingMessage): Promise<string> {
+  const declared = Number(req.headers['content-length'] ?? 0)
+  if (declared > maxBodyBytes)
+    throw new PlatformError(413, `request body too large (limit ${maxBodyBytes} bytes)`)
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size > maxBodyBytes)
+      throw new PlatformError(413, `request body too large (limit ${maxBodyBytes} bytes)`)
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+/** A readable sentence for the first problem zod found. */
+function describeIssue(error: z.ZodError): string {
+  const issue = error.issues[0]
+  if (!issue) return 'invalid request body'
+  const where = issue.path.length ? ` at '${issue.path.join('.')}'` : ''
+  return `invalid request body${where}: ${issue.message}`
+}
+
+/**
+ * Parses the JSON body against `schema`; an empty body counts as `{}` where `optional`.
+ * Malformed JSON, wrong types and unknown fields are 400 with a message that says which.
+ */
+export async function readJsonBody<T extends z.ZodType>(
+  req: IncomingMessage,
+  schema: T,
+  { optional = false } = {},
+): Promise<z.infer<T>> {
+  const text = await readBody(req)
+  if (text.trim() === '' && optional) return schema.parse({})
+  const type = req.headers['content-type'] ?? ''
+  if (!/^application\/json\b/i.test(type)) {
+    throw new PlatformError(400, `request body must be application/json, not '${type || 'none'}'`)
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (err) {
+    throw new PlatformError(400, `malformed JSON: ${err instanceof Error ? err.message : String(err)}`)
+  }
+  const parsed = schema.safeParse(json)
+  if (!parsed.success) throw new PlatformError(400, describeIssue(parsed.error))
+  return parsed.data
+}

@@ -1,0 +1,181 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { tokensMatch } from '../../runtime/accessToken'
+import { isSandboxId } from '../ids'
+import { PlatformError } from '../platformError'
+import type { SandboxManager } from '../sandboxManager'
+import type { SandboxRecord } from '../sandboxRecord'
+import { readJsonBody, sendError, sendJson } from './httpJson'
+import { listedSandboxView, sandboxDetailView, sandboxView, type ViewContext } from './sandboxViews'
+import { connectBody, createSandboxBody, pauseBody, resumeBody, timeoutBody } from './schemas'
+
+/** Most rows one page of GET /v2/sandboxes holds. */
+const maxPageSize = 100
+
+export interface PlatformApiOptions extends ViewContext {
+  apiKey: string
+  log: (line: string) => void
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse, id: string, url: URL) => Promise<void>
+type Route = { pattern: RegExp; methods: Record<string, Handler> }
+
+/** True for the paths this API serves (everything under /sandboxes and /v2/sandboxes). */
+export function isPlatformApiPath(path: string): boolean {
+  return /^\/(v2\/)?sandboxes(\/|$)/.test(path)
+}
+
+/** `state` and `metadata` filters of the list endpoints, as the e2b SDK sends them. */
+function listFilter(url: URL): (record: SandboxRecord) => boolean {
+  const states = url.searchParams.getAll('state').flatMap((s) => s.split(','))
+  for (const state of states) {
+    if (state !== 'running' && state !== 'paused') throw new PlatformError(400, `unknown state '${state}'`)
+  }
+  const metadata = [...new URLSearchParams(url.searchParams.get('metadata') ?? '').entries()]
+  return (record) =>
+    (states.length === 0 || states.includes(record.state)) &&
+    metadata.every(([key, value]) => record.metadata[key] === value)
+}
+
+function pageOf(url: URL, rows: SandboxRecord[]): { page: SandboxRecord[]; next?: string } {
+  const limit = Number(url.searchParams.get('limit') ?? maxPageSize)
+  if (!Number.isInteger(limit) || limit < 1 || limit > maxPageSize) {
+    throw new PlatformError(400, `limit must be a whole number from 1 to ${maxPageSize}`)
+  }
+  const token = url.searchParams.get('nextToken')
+  const offset = token === null ? 0 : Number(Buffer.from(token, 'base64url').toString())
+  if (!Number.isInteger(offset) || offset < 0) throw new PlatformError(400, 'invalid nextToken')
+  const page = rows.slice(offset, offset + limit)
+  const more = offset + limit < rows.length
+  return more ? { page, next: Buffer.from(String(offset + limit)).toString('base64url') } : { page }
+}
+
+/** The E2B platform API (envd-api.md §11) over the sandbox manager, with `X-API-Key` auth. */
+export function platformApi(manager: SandboxManager, options: PlatformApiOptions) {
+  const view: ViewContext = { envdVersion: options.envdVersion, isolation: options.isolation }
+
+  const create: Handler = async (req, res) => {
+    const body = await readJsonBody(req, createSandboxBody)
+    const record = await manager.create({
+      templateID: body.templateID,
+      timeout: body.timeout,
+      autoPause: body.autoPause,
+      metadata: body.metadata,
+      envVars: body.envVars,
+    })
+    sendJson(res, 201, sandboxView(record, view))
+  }
+
+  const connect: Handler = async (req, res, id) => {
+    const body = await readJsonBody(req, connectBody, { optional: true })
+    const { record, resumed } = await manager.connect(id, body.timeout)
+    sendJson(res, resumed ? 201 : 200, sandboxView(record, view))
+  }
+
+  const routes: Route[] = [
+    {
+      pattern: /^\/v2\/sandboxes$/,
+      methods: {
+        GET: async (_req, res, _id, url) => {
+          const { page, next } = pageOf(url, manager.list().filter(listFilter(url)))
+          sendJson(
+            res,
+            200,
+            page.map((r) => listedSandboxView(r, view)),
+            next ? { 'X-Next-Token': next } : {},
+          )
+        },
+        POST: create,
+      },
+    },
+    {
+      pattern: /^\/sandboxes$/,
+      methods: {
+        GET: async (_req, res, _id, url) => {
+          const running = manager.list().filter((r) => r.state === 'running' && listFilter(url)(r))
+          sendJson(
+            res,
+            200,
+            running.map((r) => listedSandboxView(r, view)),
+          )
+        },
+        POST: create,
+      },
+    },
+    {
+      pattern: /^\/sandboxes\/([^/]+)$/,
+      methods: {
+        GET: async (_req, res, id) => sendJson(res, 200, sandboxDetailView(manager.get(id), view)),
+        DELETE: async (_req, res, id) => {
+          await manager.kill(id)
+          res.writeHead(204).end()
+        },
+      },
+    },
+    { pattern: /^\/(?:v2\/)?sandboxes\/([^/]+)\/connect$/, methods: { POST: connect } },
+    {
+      pattern: /^\/sandboxes\/([^/]+)\/pause$/,
+      methods: {
+        POST: async (req, res, id) => {
+          await readJsonBody(req, pauseBody, { optional: true })
+          await manager.pause(id)
+          res.writeHead(204).end()
+        },
+      },
+    },
+    {
+      pattern: /^\/sandboxes\/([^/]+)\/resume$/,
+      methods: {
+        POST: async (req, res, id) => {
+          const body = await readJsonBody(req, resumeBody, { optional: true })
+          if (manager.get(id).state === 'running')
+            throw new PlatformError(409, `Sandbox ${id} is already running`)
+          const { record } = await manager.connect(id, body.timeout)
+          sendJson(res, 201, sandboxView(record, view))
+        },
+      },
+    },
+    {
+      pattern: /^\/sandboxes\/([^/]+)\/timeout$/,
+      methods: {
+        POST: async (req, res, id) => {
+          const body = await readJsonBody(req, timeoutBody)
+          manager.setTimeout(id, body.timeout)
+          res.writeHead(204).end()
+        },
+      },
+    },
+  ]
+
+  return async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
+    try {
+      const key = req.headers['x-api-key']
+      if (!tokensMatch(typeof key === 'string' ? key : undefined, options.apiKey)) {
+        throw new PlatformError(401, 'Invalid API key: send the platform key in the X-API-Key header')
+      }
+      const path = url.pathname.replace(/\/$/, '') || '/'
+      for (const route of routes) {
+        const match = path.match(route.pattern)
+        if (!match) continue
+        const id = match[1] ?? ''
+        if (match[1] !== undefined && !isSandboxId(id)) throw new PlatformError(400, 'invalid sandbox id')
+        const handler = route.methods[req.method ?? '']
+        if (!handler) {
+          res.setHeader('Allow', Object.keys(route.methods).join(', '))
+          throw new PlatformError(405, `method ${req.method} is not allowed on ${path}`)
+        }
+        await handler(req, res, id, url)
+        return
+      }
+      throw new PlatformError(404, `no such endpoint: ${req.method} ${path}`)
+    } catch (err) {
+      if (err instanceof PlatformError) {
+        sendError(res, err.status, err.message)
+        return
+      }
+      options.log(
+        `platform api: ${req.method} ${url.pathname} failed: ${err instanceof Error ? err.stack : String(err)}`,
+      )
+      sendError(res, 500, 'internal error')
+    }
+  }
+}

@@ -1,0 +1,58 @@
+import { cpus, totalmem } from 'node:os'
+import type { SandboxRecord } from '../sandboxRecord'
+
+/** What every view says about the machine and the runtime behind the sandboxes. */
+export interface ViewContext {
+  envdVersion: string
+  isolation: 'bubblewrap' | 'none'
+}
+
+const machine = { cpuCount: cpus().length, memoryMB: Math.round(totalmem() / 1024 / 1024), diskSizeMB: 0 }
+
+/** E2B's `Sandbox`: the answer to create, connect and resume. */
+export function sandboxView(record: SandboxRecord, ctx: ViewContext) {
+  return {
+    templateID: record.templateID,
+    sandboxID: record.sandboxID,
+    alias: record.templateID,
+    clientID: 'local',
+    envdVersion: ctx.envdVersion,
+    envdAccessToken: record.envdAccessToken,
+    trafficAccessToken: null,
+    domain: null,
+  }
+}
+
+/** E2B's `ListedSandbox`: one row of GET /v2/sandboxes. */
+export function listedSandboxView(record: SandboxRecord, ctx: ViewContext) {
+  return {
+    templateID: record.templateID,
+    alias: record.templateID,
+    sandboxID: record.sandboxID,
+    clientID: 'local',
+    startedAt: record.startedAt,
+    endAt: record.endAt,
+    ...machine,
+    metadata: record.metadata,
+    state: record.state,
+    envdVersion: ctx.envdVersion,
+    volumeMounts: [],
+  }
+}
+
+/**
+ * E2B's `SandboxDetail` (GET /sandboxes/{id}), plus what a local platform owes its users:
+ * how sandboxes are isolated, and whether a paused one lost its processes (a resume then starts a
+ * fresh runtime on the same files).
+ */
+export function sandboxDetailView(record: SandboxRecord, ctx: ViewContext) {
+  return {
+    ...listedSandboxView(record, ctx),
+    envdAccessToken: record.envdAccessToken,
+    allowInternetAccess: true,
+    domain: null,
+    lifecycle: { autoResume: false, onTimeout: record.autoPause ? 'pause' : 'kill' },
+    isolation: ctx.isolation,
+    processesLost: record.processesLost ?? false,
+  }
+}

@@ -1,0 +1,281 @@
+import { mkdirSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { newSandboxId, newSecret } from './ids'
+import type { LaunchedSandbox, SandboxLauncher } from './launcher/sandboxLauncher'
+import { PlatformError, sandboxNotFound } from './platformError'
+import type { SandboxRecord } from './sandboxRecord'
+import type { SandboxStore } from './sandboxStore'
+
+/** The only template the local platform has: the host system, read-only, with a home of its own. */
+export const localTemplate = 'base'
+
+/** What a create request asks for. */
+export interface CreateRequest {
+  templateID?: string | undefined
+  /** Seconds until the timeout. */
+  timeout?: number | undefined
+  autoPause?: boolean | undefined
+  metadata?: Record<string, string> | undefined
+  envVars?: Record<string, string> | undefined
+}
+
+/** Where the router should send a sandbox's traffic. */
+export type Route = { kind: 'running'; port: number } | { kind: 'paused' } | { kind: 'missing' }
+
+export interface ManagerOptions {
+  dataDir: string
+  /** Most sandboxes that may exist at once (running or paused); more creates get 429. */
+  maxSandboxes: number
+  /** Timeout of a sandbox created without one (seconds). */
+  defaultTimeoutSeconds: number
+  log: (line: string) => void
+  now?: () => number
+}
+
+interface Entry {
+  record: SandboxRecord
+  launched?: LaunchedSandbox
+  /** Operations on one sandbox run one after another. */
+  queue: Promise<unknown>
+  /** Its timeout action is under way; the ticker leaves it alone. */
+  expiring?: boolean
+}
+
+/** Creates, pauses, resumes and kills sandboxes, keeps their records, and enforces timeouts. */
+export class SandboxManager {
+  private readonly entries = new Map<string, Entry>()
+  private readonly ticker: NodeJS.Timeout
+  private readonly now: () => number
+
+  constructor(
+    private readonly store: SandboxStore,
+    private readonly launcher: SandboxLauncher,
+    private readonly options: ManagerOptions,
+  ) {
+    this.now = options.now ?? Date.now
+    this.ticker = setInterval(() => this.expireTimeouts(), 1000)
+    this.ticker.unref()
+  }
+
+  /**
+   * Loads the stored sandboxes. Their processes ended with the previous platform, so each comes
+   * back paused, with its files, and says so: resuming starts a fresh runtime.
+   */
+  restore(): void {
+    for (const record of this.store.load()) {
+      this.entries.set(record.sandboxID, {
+        record: { ...record, state: 'paused', processesLost: true },
+        queue: Promise.resolve(),
+      })
+    }
+    this.save()
+  }
+
+  /** Every sandbox, in creation order. */
+  list(): SandboxRecord[] {
+    return [...this.entries.values()].map((e) => e.record)
+  }
+
+  /** One sandbox; 404 when unknown. */
+  get(id: string): SandboxRecord {
+    return this.entry(id).record
+  }
+
+  /** Host pid of a sandbox's outermost process while it has one (for measurements). */
+  launchedPid(id: string): number | undefined {
+    return this.entries.get(id)?.launched?.pid
+  }
+
+  /** Where traffic for a sandbox's runtime goes now. */
+  route(id: string): Route {
+    const entry = this.entries.get(id)
+    if (!entry) return { kind: 'missing' }
+    if (entry.record.state === 'paused' || !entry.launched) return { kind: 'paused' }
+    return { kind: 'running', port: entry.launched.port }
+  }
+
+  /** Creates and starts a sandbox. */
+  async create(request: CreateRequest): Promise<SandboxRecord> {
+    const templateID = request.templateID ?? localTemplate
+    if (templateID !== localTemplate) {
+      throw new PlatformError(
+        400,
+        `template '${templateID}' is not available here: this local platform has '${localTemplate}'`,
+      )
+    }
+    if (this.entries.size >= this.options.maxSandboxes) {
+      throw new PlatformError(
+        429,
+        `sandbox limit reached: ${this.options.maxSandboxes} sandboxes exist; kill one or raise --max-sandboxes`,
+      )
+    }
+    const id = newSandboxId()
+    const now = this.now()
+    const record: SandboxRecord = {
+      sandboxID: id,
+      templateID,
+      envdAccessToken: newSecret('ea_'),
+      metadata: request.metadata ?? {},
+      envVars: request.envVars ?? {},
+      startedAt: new Date(now).toISOString(),
+      endAt: new Date(now + (request.timeout ?? this.options.defaultTimeoutSeconds) * 1000).toISOString(),
+      autoPause: request.autoPause ?? false,
+      state: 'running',
+    }
+    const entry: Entry = { record, queue: Promise.resolve() }
+    // Reserved before launching, so concurrent creates respect the limit.
+    this.entries.set(id, entry)
+    mkdirSync(this.homeDir(id), { recursive: true })
+    try {
+      await this.serialized(entry, () => this.launch(entry))
+    } catch (err) {
+      this.entries.delete(id)
+      rmSync(this.sandboxDir(id), { recursive: true, force: true })
+      throw new PlatformError(
+        500,
+        `could not start sandbox: ${err instanceof Error ? err.message : String(err)}`,
+      )
+    }
+    this.save()
+    this.options.log(`sandbox ${id}: created (timeout ${record.endAt})`)
+    return record
+  }
+
+  /** Freezes every process of a running sandbox; 409 when it is paused already. */
+  pause(id: string): Promise<void> {
+    const entry = this.entry(id)
+    return this.serialized(entry, async () => {
+      if (entry.record.state === 'paused') {
+        throw new PlatformError(409, `Error pausing sandbox - sandbox '${id}' is already paused`)
+      }
+      await entry.launched?.freeze()
+      entry.record = { ...entry.record, state: 'paused' }
+      this.save()
+      this.options.log(`sandbox ${id}: paused`)
+    })
+  }
+
+  /**
+   * Makes sure a sandbox runs: a running one only gets a later timeout (when `timeout` asks for
+   * more); a paused one is thawed, or started afresh on its files when its processes are gone.
+   * Returns whether it had to resume it.
+   */
+  connect(id: string, timeoutSeconds?: number): Promise<{ record: SandboxRecord; resumed: boolean }> {
+    const entry = this.entry(id)
+    return this.serialized(entry, async () => {
+      const endAt = this.now() + (timeoutSeconds ?? this.options.defaultTimeoutSeconds) * 1000
+      if (entry.record.state === 'running') {
+        if (timeoutSeconds !== undefined && endAt > Date.parse(entry.record.endAt)) {
+          entry.record = { ...entry.record, endAt: new Date(endAt).toISOString() }
+          this.save()
+        }
+        return { record: entry.record, resumed: false }
+      }
+      if (entry.launched && !entry.record.processesLost) {
+        await entry.launched.thaw()
+        this.options.log(`sandbox ${id}: resumed`)
+      } else {
+        await this.launch(entry)
+        this.options.log(`sandbox ${id}: resumed with a fresh runtime (its processes were gone)`)
+      }
+      const { processesLost: _, ...rest } = entry.record
+      entry.record = { ...rest, state: 'running', endAt: new Date(endAt).toISOString() }
+      this.save()
+      return { record: entry.record, resumed: true }
+    })
+  }
+
+  /** Sets a sandbox's timeout to `seconds` from now. */
+  setTimeout(id: string, seconds: number): void {
+    const entry = this.entry(id)
+    entry.record = { ...entry.record, endAt: new Date(this.now() + seconds * 1000).toISOString() }
+    this.save()
+  }
+
+  /** Kills a sandbox and deletes its files. */
+  kill(id: string): Promise<void> {
+    const entry = this.entry(id)
+    return this.serialized(entry, async () => {
+      this.entries.delete(id)
+      await entry.launched?.kill()
+      rmSync(this.sandboxDir(id), { recursive: true, force: true })
+      this.save()
+      this.options.log(`sandbox ${id}: killed`)
+    })
+  }
+
+  /** Stops every sandbox's processes (their files and records stay) and the timeout ticker. */
+  async dispose(): Promise<void> {
+    clearInterval(this.ticker)
+    await Promise.all([...this.entries.values()].map((e) => e.launched?.kill()))
+  }
+
+  /** Folder of a sandbox's home on the host. */
+  homeDir(id: string): string {
+    return join(this.sandboxDir(id), 'home')
+  }
+
+  private sandboxDir(id: string): string {
+    return join(this.options.dataDir, 'sandboxes', id)
+  }
+
+  private entry(id: string): Entry {
+    const entry = this.entries.get(id)
+    if (!entry) throw sandboxNotFound(id)
+    return entry
+  }
+
+  private serialized<T>(entry: Entry, operation: () => Promise<T>): Promise<T> {
+    const result = entry.queue.then(operation, operation)
+    entry.queue = result.catch(() => {})
+    return result
+  }
+
+  private async launch(entry: Entry): Promise<void> {
+    const { sandboxID: id, templateID } = entry.record
+    const launched = await this.launcher.launch({
+      id,
+      homeDir: this.homeDir(id),
+      accessToken: entry.record.envdAccessToken,
+      envVars: {
+        E2B_SANDBOX: 'true',
+        E2B_SANDBOX_ID: id,
+        E2B_TEMPLATE_ID: templateID,
+        ...entry.record.envVars,
+      },
+    })
+    entry.launched = launched
+    void launched.exited.then(() => this.onExited(entry, launched))
+  }
+
+  /** A runtime that ends on its own leaves its sandbox paused with its processes gone. */
+  private onExited(entry: Entry, launched: LaunchedSandbox): void {
+    if (entry.launched !== launched) return
+    entry.launched = undefined
+    if (this.entries.get(entry.record.sandboxID) !== entry) return
+    entry.record = { ...entry.record, state: 'paused', processesLost: true }
+    this.save()
+    this.options.log(`sandbox ${entry.record.sandboxID}: runtime exited; paused, resume starts a fresh one`)
+  }
+
+  private expireTimeouts(): void {
+    const now = this.now()
+    for (const entry of this.entries.values()) {
+      const { record } = entry
+      if (entry.expiring || record.state !== 'running' || Date.parse(record.endAt) > now) continue
+      entry.expiring = true
+      const id = record.sandboxID
+      this.options.log(`sandbox ${id}: timeout reached, ${record.autoPause ? 'pausing' : 'killing'}`)
+      const action = record.autoPause ? this.pause(id) : this.kill(id)
+      action
+        .catch((err) => this.options.log(`sandbox ${id}: timeout action failed: ${String(err)}`))
+        .finally(() => {
+          entry.expiring = false
+        })
+    }
+  }
+
+  private save(): void {
+    this.store.save(this.list())
+  }
+}

@@ -1,0 +1,20 @@
+/** A sandbox as the platform remembers it across restarts (one entry of sandboxes.json). */
+export interface SandboxRecord {
+  sandboxID: string
+  templateID: string
+  envdAccessToken: string
+  metadata: Record<string, string>
+  envVars: Record<string, string>
+  /** ISO time it was created. */
+  startedAt: string
+  /** ISO time its timeout expires. */
+  endAt: string
+  /** On timeout: pause (true) or kill (false). */
+  autoPause: boolean
+  state: 'running' | 'paused'
+  /**
+   * Its processes are gone (the platform stopped meanwhile): the files are kept, and resuming
+   * starts a fresh runtime on them instead of thawing the old one.
+   */
+  processesLost?: boolean
+}

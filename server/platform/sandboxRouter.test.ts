@@ -1,0 +1,114 @@
+// Routing to a sandbox's runtime by host name and by E2B's headers, and the 502s when it can't.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { envelope, splitEnvelopes } from '../runtime/testing/wire'
+import { startTestPlatform, type TestPlatform } from './testing/platformFixture'
+import { rawRequest } from './testing/rawHttp'
+
+describe('sandbox router', () => {
+  let tp: TestPlatform
+  let id: string
+  let token: string
+  const rpc = (host: string | undefined, headers: Record<string, string> = {}) =>
+    rawRequest({
+      port: tp.platform.port,
+      ...(host ? { host } : {}),
+      method: 'POST',
+      path: '/process.Process/List',
+      headers: { 'Content-Type': 'application/json', 'X-Access-Token': token, ...headers },
+      body: '{}',
+    })
+
+  beforeAll(async () => {
+    tp = await startTestPlatform()
+    const created = await (await tp.api('POST', '/v2/sandboxes', {})).json()
+    id = created.sandboxID
+    token = created.envdAccessToken
+  })
+  afterAll(() => tp.close())
+
+  it('reaches the runtime by host name {port}-{id}.localhost', async () => {
+    const res = await rpc(`49983-${id}.localhost:${tp.platform.port}`)
+    expect(res.status).toBe(200)
+    expect(res.text).toBe('{}')
+  })
+
+  it('reaches the runtime by E2b-Sandbox-Id and E2b-Sandbox-Port on the platform’s host', async () => {
+    const res = await rpc(undefined, { 'E2b-Sandbox-Id': id, 'E2b-Sandbox-Port': '49983' })
+    expect(res.status).toBe(200)
+  })
+
+  it('passes the runtime’s own answers through, such as a 401 for a wrong token', async () => {
+    const res = await rpc(`49983-${id}.localhost`, { 'X-Access-Token': 'wrong' })
+    expect(res.status).toBe(401)
+    expect(JSON.parse(res.text).code).toBe(401)
+  })
+
+  it('streams through without buffering: a Start stream shows its start event while the process runs', async () => {
+    const controller = new AbortController()
+    const res = await fetch(`${tp.url}/process.Process/Start`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/connect+json', 'X-Access-Token': token, 'E2b-Sandbox-Id': id },
+      body: envelope(JSON.stringify({ process: { cmd: 'sleep', args: ['30'] } })),
+      signal: controller.signal,
+    })
+    const { value } = await (res.body as ReadableStream<Uint8Array>).getReader().read()
+    expect(splitEnvelopes(value as Uint8Array)[0]?.json.event.start.pid).toBeGreaterThan(0)
+    controller.abort()
+  })
+
+  it('answers an unknown sandbox with E2B’s 502 body and CORS headers', async () => {
+    const res = await rpc(`49983-${'z'.repeat(20)}.localhost`, { Origin: 'http://ide.example' })
+    expect(res.status).toBe(502)
+    expect(JSON.parse(res.text)).toEqual({
+      sandboxId: 'z'.repeat(20),
+      message: 'The sandbox was not found',
+      code: 502,
+    })
+    expect(res.headers['access-control-allow-origin']).toBe('*')
+  })
+
+  it('answers a paused sandbox with 502, lets its preflight through, and routes again after resume', async () => {
+    await tp.api('POST', `/sandboxes/${id}/pause`)
+    const res = await rpc(`49983-${id}.localhost`)
+    expect(res.status).toBe(502)
+    expect(JSON.parse(res.text)).toEqual({
+      sandboxId: id,
+      message: expect.stringContaining('paused'),
+      code: 502,
+    })
+    expect(res.headers['access-control-allow-origin']).toBe('*')
+    const preflight = await rawRequest({
+      port: tp.platform.port,
+      host: `49983-${id}.localhost`,
+      method: 'OPTIONS',
+      path: '/process.Process/List',
+      headers: {
+        Origin: 'http://ide.example',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'x-access-token',
+      },
+    })
+    expect(preflight.status).toBe(204)
+    expect(preflight.headers['access-control-allow-headers']).toBe('x-access-token')
+    await tp.api('POST', `/v2/sandboxes/${id}/connect`, {})
+    expect((await rpc(`49983-${id}.localhost`)).status).toBe(200)
+  })
+
+  it('answers a port the sandbox does not serve with 502 and the port', async () => {
+    const res = await rpc(`3000-${id}.localhost`)
+    expect(res.status).toBe(502)
+    expect(JSON.parse(res.text)).toEqual({
+      sandboxId: id,
+      message: 'The sandbox is running but port is not open',
+      port: 3000,
+      code: 502,
+    })
+  })
+
+  it('treats hostile ids in hosts and headers as unknown sandboxes', async () => {
+    for (const host of ['49983-..%2f.localhost', '49983-ABC.localhost', `49983-${id}x.localhost`]) {
+      expect((await rpc(host)).status).toBe(502)
+    }
+    expect((await rpc(undefined, { 'E2b-Sandbox-Id': '../../etc/passwd' })).status).toBe(502)
+  })
+})

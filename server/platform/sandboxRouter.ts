@@ -1,0 +1,123 @@
+import {
+  Agent,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  request,
+  type ServerResponse,
+} from 'node:http'
+import { isSandboxId } from './ids'
+import type { SandboxManager } from './sandboxManager'
+
+/** The port envd listens on inside an E2B sandbox; `49983-<id>.<domain>` reaches the runtime. */
+export const envdPort = 49983
+
+/** Which sandbox and port a request is for. */
+export interface SandboxTarget {
+  sandboxId: string
+  port: number
+}
+
+/** Headers that belong to one hop and must not be forwarded. */
+const hopByHop = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+])
+
+function forwardable(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !hopByHop.has(name)))
+}
+
+/**
+ * The sandbox a request addresses: by host name `{port}-{sandboxID}.localhost` (every browser
+ * resolves `*.localhost` to loopback), or by the `E2b-Sandbox-Id` / `E2b-Sandbox-Port` headers
+ * on the platform's own host, as the e2b SDK sends them when `E2B_SANDBOX_URL` is set.
+ * Undefined when the request is for the platform itself.
+ */
+export function sandboxTarget(req: IncomingMessage): SandboxTarget | undefined {
+  const host = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '')
+  // Anything shaped like a sandbox host is one; a malformed id then gets the router's 502.
+  const byHost = host.match(/^(\d{1,5})-(.+)\.localhost$/)
+  if (byHost) return { port: Number(byHost[1]), sandboxId: byHost[2] as string }
+  const id = req.headers['e2b-sandbox-id']
+  if (typeof id !== 'string') return undefined
+  const port = Number(req.headers['e2b-sandbox-port'] ?? envdPort)
+  return { sandboxId: id, port: Number.isInteger(port) ? port : -1 }
+}
+
+/** E2B's 502 body for a sandbox, or a port of it, that cannot be reached. */
+function whyUnreachable(sandboxId: string, state: 'running' | 'paused' | 'missing', port: number) {
+  if (state === 'missing') return { sandboxId, message: 'The sandbox was not found' }
+  if (state === 'paused') return { sandboxId, message: 'The sandbox is paused; resume it to reach it' }
+  return { sandboxId, message: 'The sandbox is running but port is not open', port }
+}
+
+/**
+ * Forwards sandbox traffic to the sandbox's runtime, streaming both ways without buffering.
+ * A sandbox that is unknown, killed or paused gets E2B's 502 body, with CORS headers so a
+ * browser can read why (E2B's own edge leaves them out).
+ */
+export function sandboxRouter(manager: SandboxManager) {
+  const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY })
+
+  const unreachable = (req: IncomingMessage, res: ServerResponse, body: Record<string, unknown>) => {
+    res.setHeader('Access-Control-Allow-Origin', '*')
+    res.setHeader('Vary', 'Origin')
+    const preflight = req.method === 'OPTIONS' && req.headers['access-control-request-method']
+    if (preflight) {
+      // Let the real request through the preflight, so the browser gets to read the 502.
+      const requested = req.headers['access-control-request-headers']
+      if (requested) res.setHeader('Access-Control-Allow-Headers', requested)
+      res.setHeader('Access-Control-Allow-Methods', String(req.headers['access-control-request-method']))
+      res.writeHead(204).end()
+      return
+    }
+    const text = JSON.stringify({ ...body, code: 502 })
+    res.writeHead(502, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(text),
+    })
+    res.end(text)
+  }
+
+  return (req: IncomingMessage, res: ServerResponse, target: SandboxTarget): void => {
+    const { sandboxId } = target
+    const route = isSandboxId(sandboxId) ? manager.route(sandboxId) : ({ kind: 'missing' } as const)
+    if (route.kind !== 'running' || target.port !== envdPort) {
+      unreachable(req, res, whyUnreachable(sandboxId, route.kind, target.port))
+      return
+    }
+    const upstream = request({
+      host: '127.0.0.1',
+      port: route.port,
+      method: req.method,
+      path: req.url,
+      headers: { ...forwardable(req.headers), host: `127.0.0.1:${route.port}` },
+      agent,
+    })
+    upstream.on('response', (answer) => {
+      res.writeHead(answer.statusCode ?? 502, forwardable(answer.headers))
+      answer.pipe(res)
+    })
+    upstream.on('error', (err) => {
+      if (!res.headersSent) {
+        unreachable(req, res, {
+          sandboxId,
+          message: `The sandbox is not answering (${(err as NodeJS.ErrnoException).code ?? err.message})`,
+        })
+      } else {
+        res.destroy()
+      }
+    })
+    // A client that goes away takes its upstream call with it (the runtime keeps the process).
+    res.on('close', () => {
+      if (!res.writableFinished) upstream.destroy()
+    })
+    req.pipe(upstream)
+  }
+}

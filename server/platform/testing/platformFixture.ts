@@ -1,0 +1,60 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { PlatformConfig } from '../../config'
+import { type RunningPlatform, startPlatform } from '../platformServer'
+
+const projectRoot = join(import.meta.dirname, '..', '..', '..')
+
+/** A real platform on a free loopback port with a fresh data folder, for tests. */
+export interface TestPlatform {
+  platform: RunningPlatform
+  url: string
+  dataDir: string
+  apiKey: string
+  /** Calls the platform API with the key (JSON body when given). */
+  api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>
+  /** Stops the platform; `keepData` leaves the data folder for a restart. */
+  close(options?: { keepData?: boolean }): Promise<void>
+}
+
+/** Starts a platform for a test, on `dataDir` when given (to test restarts). */
+export async function startTestPlatform(overrides: Partial<PlatformConfig> = {}): Promise<TestPlatform> {
+  const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), 'platform-data-'))
+  const apiKey = 'test-api-key'
+  const platform = await startPlatform(
+    {
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      apiKey,
+      maxSandboxes: 10,
+      sandboxTimeout: 300,
+      defaultSandboxTimeout: 3600,
+      defaultSandbox: false,
+      isolation: 'auto',
+      ...overrides,
+    },
+    { projectRoot, log: () => {} },
+  )
+  return {
+    platform,
+    url: platform.url,
+    dataDir,
+    apiKey,
+    api: (method, path, body, headers = {}) =>
+      fetch(`${platform.url}${path}`, {
+        method,
+        headers: {
+          'X-API-Key': apiKey,
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+          ...headers,
+        },
+        ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      }),
+    close: async ({ keepData = false } = {}) => {
+      await platform.close()
+      if (!keepData) rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
