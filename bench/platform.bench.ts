@@ -1,0 +1,125 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { startPlatform } from '../server/platform/platformServer'
+import { envelope } from '../server/runtime/testing/wire'
+import { type Figure, median } from './table'
+
+const mib = 1024 * 1024
+
+/** Resident memory of a process and all its descendants, from /proc. */
+function treeRss(root: number): number {
+  const children = new Map<number, number[]>()
+  const rss = new Map<number, number>()
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      const status = readFileSync(`/proc/${name}/status`, 'utf8')
+      const ppid = Number(status.match(/PPid:\s+(\d+)/)?.[1])
+      rss.set(Number(name), Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? 0) * 1024)
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)])
+    } catch {}
+  }
+  let total = 0
+  const stack = [root]
+  while (stack.length) {
+    const pid = stack.pop() as number
+    total += rss.get(pid) ?? 0
+    stack.push(...(children.get(pid) ?? []))
+  }
+  return total
+}
+
+/** Platform figures (issue 4), at 1, 10 and 30 sandboxes running at once on this machine. */
+export async function platformFigures(): Promise<Figure[]> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-platform-'))
+  const platform = await startPlatform(
+    {
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      apiKey: 'bench',
+      maxSandboxes: 40,
+      sandboxTimeout: 600,
+      defaultSandboxTimeout: 600,
+      defaultSandbox: false,
+      isolation: 'auto',
+    },
+    { projectRoot: join(import.meta.dirname, '..'), log: () => {} },
+  )
+  const api = (method: string, path: string, body?: unknown) =>
+    fetch(`${platform.url}${path}`, {
+      method,
+      headers: { 'X-API-Key': 'bench', 'Content-Type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    })
+  const firstOutput = async (id: string, token: string) => {
+    const res = await fetch(`${platform.url}/process.Process/Start`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/connect+json', 'X-Access-Token': token, 'E2b-Sandbox-Id': id },
+      body: envelope(JSON.stringify({ process: { cmd: 'echo', args: ['ready'] } })),
+    })
+    const text = Buffer.from(await res.arrayBuffer()).toString()
+    if (!text.includes('"stdout"')) throw new Error(`no output from sandbox ${id}: ${text}`)
+  }
+
+  const figures: Figure[] = []
+  const sandboxes: { id: string; token: string }[] = []
+  try {
+    for (const target of [1, 10, 30]) {
+      const createToCommand: number[] = []
+      while (sandboxes.length < target) {
+        const t = performance.now()
+        const created = await (await api('POST', '/v2/sandboxes', {})).json()
+        await firstOutput(created.sandboxID, created.envdAccessToken)
+        createToCommand.push(performance.now() - t)
+        sandboxes.push({ id: created.sandboxID, token: created.envdAccessToken })
+      }
+      const pause: number[] = []
+      const resume: number[] = []
+      for (const { id, token } of sandboxes.slice(-Math.min(5, sandboxes.length))) {
+        let t = performance.now()
+        await api('POST', `/sandboxes/${id}/pause`)
+        pause.push(performance.now() - t)
+        t = performance.now()
+        await api('POST', `/v2/sandboxes/${id}/connect`, {})
+        await firstOutput(id, token)
+        resume.push(performance.now() - t)
+      }
+      await new Promise((r) => setTimeout(r, 500))
+      let totalRss = 0
+      for (const { sandboxID } of platform.manager.list()) {
+        const pid = platform.manager.launchedPid(sandboxID)
+        if (pid) totalRss += treeRss(pid)
+      }
+      const perSandbox = totalRss / sandboxes.length
+      const at = `${target} running`
+      figures.push(
+        {
+          name: `create to first command output (${at})`,
+          median: median(createToCommand),
+          unit: 'ms',
+          runs: createToCommand.length,
+        },
+        { name: `pause (${at})`, median: median(pause), unit: 'ms', runs: pause.length },
+        {
+          name: `resume to first command output (${at})`,
+          median: median(resume),
+          unit: 'ms',
+          runs: resume.length,
+        },
+        {
+          name: `memory per idle sandbox (${at})`,
+          median: perSandbox / mib,
+          unit: 'MiB RSS',
+          runs: sandboxes.length,
+          note: `isolation: ${platform.launcher.isolation}, freezer: ${platform.launcher.freezer}`,
+        },
+      )
+    }
+  } finally {
+    await platform.close()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+  return figures
+}
