@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn as spawnChild } from 'node:child_process'
-import { closeSync, constants, openSync } from 'node:fs'
 import * as pty from 'node-pty'
 import { errnoCode } from '../errors'
 import { type ExitStatus, exitStatus } from './exitStatus'
 import type { OutputKind } from './outputLog'
+import { PtyDrain } from './ptyDrain'
 
 /** What a started process needs: resolved command, environment, identity and terminal. */
 export interface SpawnSpec {
@@ -49,19 +49,6 @@ export function spawnProcess(spec: SpawnSpec): ProcessIO {
   return spec.pty ? spawnPty(spec, spec.pty) : spawnPipes(spec)
 }
 
-/** How often a terminal checks whether its process has exited, and how long output must be quiet after. */
-const exitPollMs = 25
-const drainQuietMs = 10
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
-
 function spawnPty(spec: SpawnSpec, size: { cols: number; rows: number }): ProcessIO {
   const term = pty.spawn('/bin/sh', shellArgs(spec), {
     name: spec.env.TERM ?? 'xterm-256color',
@@ -72,43 +59,27 @@ function spawnPty(spec: SpawnSpec, size: { cols: number; rows: number }): Proces
     encoding: null,
     ...(spec.uid !== undefined ? { uid: spec.uid, gid: spec.gid } : {}),
   })
-  // Linux answers the master's read with EIO as soon as the last slave fd closes, even while
-  // output still sits in the kernel's buffer, and node-pty drops whatever is unread 200 ms after
-  // the child exits. So the runtime holds a slave fd of its own, and releases it only once the
-  // child is gone and the output has gone quiet: no terminal loses the end of its output.
-  const ptsName = (term as pty.IPty & { ptsName?: string }).ptsName
-  let slave: number | undefined
-  try {
-    if (ptsName) slave = openSync(ptsName, constants.O_RDWR | constants.O_NOCTTY)
-  } catch {}
   let paused = false
   let exited = false
-  let lastOutput = Date.now()
-  term.onData(() => {
-    lastOutput = Date.now()
-  })
-  const exitWatch = setInterval(() => {
-    if (!exited && isAlive(term.pid)) return
+  const drain = new PtyDrain(term, () => {
+    // A terminal paused for a slow client must read on once its process is gone.
     exited = true
     if (paused) term.resume()
     paused = false
-    if (Date.now() - lastOutput < drainQuietMs) return
-    clearInterval(exitWatch)
-    if (slave !== undefined) closeSync(slave)
-    slave = undefined
-  }, exitPollMs)
+  })
   return {
     pid: term.pid,
     isPty: true,
     stdinOpen: false,
     onOutput: (listener) => {
-      term.onData((data) => listener('pty', data as unknown as Buffer))
+      term.onData((data) => {
+        const output = drain.filter(data as unknown as Buffer)
+        if (output.length > 0) listener('pty', output)
+      })
     },
     onExit: (listener) => {
       term.onExit(({ exitCode, signal }) => {
-        clearInterval(exitWatch)
-        if (slave !== undefined) closeSync(slave)
-        slave = undefined
+        drain.dispose()
         listener(exitStatus(exitCode, signal ? signal : null))
       })
     },
@@ -125,15 +96,6 @@ function spawnPty(spec: SpawnSpec, size: { cols: number; rows: number }): Proces
     closeStdin: () => {},
     resize: (cols, rows) => term.resize(cols, rows),
     kill: (signal) => signalPid(term.pid, signal),
-  }
-}
-
-/** Signals a pid; one that already exited (and awaits its exit event) needs no signal. */
-function signalPid(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(pid, signal)
-  } catch (err) {
-    if (errnoCode(err) !== 'ESRCH') throw err
   }
 }
 
@@ -192,5 +154,14 @@ function spawnPipes(spec: SpawnSpec): ProcessIO {
     },
     resize: () => {},
     kill: (signal) => signalPid(pid, signal),
+  }
+}
+
+/** Signals a pid; one that already exited (and awaits its exit event) needs no signal. */
+function signalPid(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal)
+  } catch (err) {
+    if (errnoCode(err) !== 'ESRCH') throw err
   }
 }
