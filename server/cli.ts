@@ -1,32 +1,12 @@
 // `npm start`: the local stack. The E2B-compatible platform, isolated sandboxes, and the IDE.
-import { readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { type PlatformConfig, parsePlatformConfig, platformUsage } from './config'
-import { type RunningPlatform, startPlatform } from './platform/platformServer'
+import { parsePlatformConfig, platformUsage } from './config'
+import { ensureDefaultSandbox } from './platform/defaultSandbox'
+import { startPlatform } from './platform/platformServer'
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..')
 const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`)
-
-/** Resumes the IDE's default sandbox, or creates it on first start. */
-async function defaultSandbox(platform: RunningPlatform, config: PlatformConfig): Promise<string> {
-  const file = join(config.dataDir, 'default-sandbox')
-  let stored: string | undefined
-  try {
-    stored = readFileSync(file, 'utf8').trim()
-  } catch {}
-  if (stored && platform.manager.list().some((r) => r.sandboxID === stored)) {
-    await platform.manager.connect(stored, config.defaultSandboxTimeout)
-    return stored
-  }
-  const record = await platform.manager.create({
-    timeout: config.defaultSandboxTimeout,
-    autoPause: true,
-    metadata: { purpose: 'ide-default' },
-  })
-  writeFileSync(file, `${record.sandboxID}\n`)
-  return record.sandboxID
-}
 
 let config: ReturnType<typeof parsePlatformConfig>
 try {
@@ -48,7 +28,7 @@ const isolation =
     ? `isolated with bubblewrap, paused with ${platform.launcher.freezer}`
     : `NOT ISOLATED: ${platform.launcher.warning ?? 'bubblewrap is unavailable'}`
 const sandboxLine = config.defaultSandbox
-  ? `default sandbox ${await defaultSandbox(platform, config)}`
+  ? `default sandbox ${await ensureDefaultSandbox(platform.manager, { dataDir: config.dataDir, timeoutSeconds: config.defaultSandboxTimeout })}`
   : 'no default sandbox'
 console.log(`
 Sandbox IDE is running.

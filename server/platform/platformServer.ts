@@ -6,6 +6,8 @@ import type { PlatformConfig } from '../config'
 import { envdVersion } from '../runtime/version'
 import { isPlatformApiPath, platformApi } from './api/platformApi'
 import { platformApiKey } from './apiKey'
+import { defaultSandboxId } from './defaultSandbox'
+import { ideApi, isIdeApiPath } from './ide/ideApi'
 import { ideSite } from './ideSite'
 import { createSandboxLauncher } from './launcher/createSandboxLauncher'
 import type { SandboxLauncher } from './launcher/sandboxLauncher'
@@ -50,6 +52,16 @@ export async function startPlatform(
   manager.restore()
   const api = platformApi(manager, { apiKey: key, envdVersion, isolation: launcher.isolation, log })
   const route = sandboxRouter(manager)
+  const ide = ideApi({
+    manager,
+    launcher,
+    envdVersion,
+    host: config.host,
+    dataDir: config.dataDir,
+    defaultSandboxTimeout: config.defaultSandboxTimeout,
+    defaultSandboxId: () => defaultSandboxId(config.dataDir, manager),
+    log,
+  })
   const site = ideSite(join(projectRoot, 'dist', 'ide'))
 
   // No request timeout: terminals and watches are long-lived streams through the router.
@@ -58,6 +70,7 @@ export async function startPlatform(
     if (target) return route(req, res, target)
     const url = new URL(req.url ?? '/', 'http://platform')
     if (isPlatformApiPath(url.pathname)) return void api(req, res, url)
+    if (isIdeApiPath(url.pathname)) return void ide(req, res, url)
     site(req, res)
   })
   await new Promise<void>((resolve, reject) => {

@@ -32,6 +32,22 @@ describe('sandbox router', () => {
     expect(res.text).toBe('{}')
   })
 
+  it('reaches the runtime through connection-shard host names s1. to s64.', async () => {
+    for (const shard of ['s1', 's7', 's64', 'S12']) {
+      const res = await rpc(`${shard}.49983-${id}.localhost:${tp.platform.port}`)
+      expect(res.status, shard).toBe(200)
+      expect(res.text).toBe('{}')
+    }
+  })
+
+  it('answers any other label in front of a sandbox host with the not-found 502, never the IDE', async () => {
+    for (const label of ['s0', 's65', 's99', 'x1', 's', 's01', '']) {
+      const res = await rpc(`${label}.49983-${id}.localhost`)
+      expect(res.status, label).toBe(502)
+      expect(JSON.parse(res.text)).toMatchObject({ message: 'The sandbox was not found', code: 502 })
+    }
+  })
+
   it('reaches the runtime by E2b-Sandbox-Id and E2b-Sandbox-Port on the platform’s host', async () => {
     const res = await rpc(undefined, { 'E2b-Sandbox-Id': id, 'E2b-Sandbox-Port': '49983' })
     expect(res.status).toBe(200)

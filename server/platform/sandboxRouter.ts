@@ -33,17 +33,29 @@ function forwardable(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !hopByHop.has(name)))
 }
 
+/** Connection-shard labels `s1.` to `s64.` in front of a sandbox host. */
+const shardLabel = /^s([1-9]|[1-5]\d|6[0-4])$/
+
 /**
  * The sandbox a request addresses: by host name `{port}-{sandboxID}.localhost` (every browser
  * resolves `*.localhost` to loopback), or by the `E2b-Sandbox-Id` / `E2b-Sandbox-Port` headers
  * on the platform's own host, as the e2b SDK sends them when `E2B_SANDBOX_URL` is set.
+ * A shard label in front, `s{N}.{port}-{sandboxID}.localhost`, routes the same: browsers allow
+ * six HTTP/1.1 connections per host name and every open stream holds one, so the IDE spreads
+ * its long-lived streams over several names.
  * Undefined when the request is for the platform itself.
  */
 export function sandboxTarget(req: IncomingMessage): SandboxTarget | undefined {
   const host = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '')
   // Anything shaped like a sandbox host is one; a malformed id then gets the router's 502.
-  const byHost = host.match(/^(\d{1,5})-(.+)\.localhost$/)
-  if (byHost) return { port: Number(byHost[1]), sandboxId: byHost[2] as string }
+  const byHost = host.match(/^(?:([^.]*)\.)?(\d{1,5})-(.+)\.localhost$/)
+  if (byHost) {
+    const [, label, port, id] = byHost
+    // An unknown label names no sandbox; it must not fall through to the IDE's pages.
+    const sandboxId =
+      label === undefined || shardLabel.test(label) ? (id as string) : `${label}.${port}-${id}`
+    return { port: Number(port), sandboxId }
+  }
   const id = req.headers['e2b-sandbox-id']
   if (typeof id !== 'string') return undefined
   const port = Number(req.headers['e2b-sandbox-port'] ?? envdPort)

@@ -18,10 +18,16 @@ export interface TestPlatform {
   close(options?: { keepData?: boolean }): Promise<void>
 }
 
-/** Starts a platform for a test, on `dataDir` when given (to test restarts). */
-export async function startTestPlatform(overrides: Partial<PlatformConfig> = {}): Promise<TestPlatform> {
+/**
+ * Starts a platform for a test, on `dataDir` when given (to test restarts); `log` receives its
+ * log lines.
+ */
+export async function startTestPlatform(
+  overrides: Partial<PlatformConfig> = {},
+  { log = () => {} }: { log?: (line: string) => void } = {},
+): Promise<TestPlatform> {
   const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), 'platform-data-'))
-  const apiKey = 'test-api-key'
+  const apiKey = overrides.apiKey ?? 'test-api-key'
   const platform = await startPlatform(
     {
       port: 0,
@@ -35,7 +41,7 @@ export async function startTestPlatform(overrides: Partial<PlatformConfig> = {})
       isolation: 'auto',
       ...overrides,
     },
-    { projectRoot, log: () => {} },
+    { projectRoot, log },
   )
   return {
     platform,

@@ -89,7 +89,10 @@ export class PtyDrain {
     this.exited = true
     clearInterval(this.watch)
     this.onChildExit()
-    if (this.slave === undefined) return this.finish()
+    if (this.slave === undefined) {
+      this.finish()
+      return
+    }
     this.giveUp = setTimeout(() => this.finish(), giveUpAfterMs)
     this.writeMarker()
   }

@@ -1,0 +1,32 @@
+import { z } from 'zod'
+
+/** A timeout the IDE may ask for: a second to a week (the platform's own limit). */
+const seconds = z
+  .number()
+  .int()
+  .min(1)
+  .max(7 * 24 * 60 * 60)
+
+/** POST /ide/api/sandboxes (body optional). */
+export const createSandboxBody = z.strictObject({ timeoutSeconds: seconds.optional() })
+
+/** POST .../resume (body optional). */
+export const resumeSandboxBody = z.strictObject({ timeoutSeconds: seconds.optional() })
+
+/** POST .../timeout */
+export const sandboxTimeoutBody = z.strictObject({ seconds })
+
+/** A host name with an optional port, as sandbox domains are written (`e2b.app`, `localhost:8787`). */
+export const hostWithPort = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/i
+
+/** POST /ide/api/remotes: an E2B API key, and where that API and its sandboxes are. */
+export const addRemoteBody = z.strictObject({
+  // It travels as a header, so it must be a header-safe token.
+  apiKey: z
+    .string()
+    .min(1)
+    .max(1024)
+    .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces'),
+  apiUrl: z.string().min(1).max(2048).optional(),
+  domain: z.string().max(253).regex(hostWithPort, 'must be a host name, optionally with a port').optional(),
+})

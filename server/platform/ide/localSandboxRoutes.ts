@@ -1,0 +1,103 @@
+import { readJsonBody, sendJson } from '../api/httpJson'
+import { isSandboxId } from '../ids'
+import { PlatformError } from '../platformError'
+import type { SandboxManager } from '../sandboxManager'
+import type { IdeRoute } from './ideRoute'
+import { createSandboxBody, resumeSandboxBody, sandboxTimeoutBody } from './ideSchemas'
+import { localSession } from './localSession'
+import { sandboxSummary } from './sandboxSummary'
+
+/** What the local sandbox routes need from the platform. */
+export interface LocalSandboxDeps {
+  manager: SandboxManager
+  envdVersion: string
+  /** The IDE's default sandbox while it exists. */
+  defaultSandboxId: () => string | null
+  /** Timeout of sandboxes the IDE creates or resumes without one (seconds). */
+  defaultTimeoutSeconds: number
+}
+
+function sandboxIdParam(params: string[]): string {
+  const id = params[0] ?? ''
+  if (!isSandboxId(id)) throw new PlatformError(400, 'invalid sandbox id')
+  return id
+}
+
+/** The IDE's picker and session endpoints for the local platform's own sandboxes. */
+export function localSandboxRoutes(deps: LocalSandboxDeps): IdeRoute[] {
+  const { manager, envdVersion } = deps
+  return [
+    {
+      pattern: /^\/sandboxes$/,
+      methods: {
+        GET: async (_req, res) => {
+          const defaultId = deps.defaultSandboxId()
+          sendJson(
+            res,
+            200,
+            manager.list().map((r) => sandboxSummary(r, defaultId)),
+          )
+        },
+        POST: async (req, res) => {
+          const body = await readJsonBody(req, createSandboxBody, { optional: true })
+          // An IDE sandbox holds someone's work: it pauses, never dies, when its time runs out.
+          const record = await manager.create({
+            timeout: body.timeoutSeconds ?? deps.defaultTimeoutSeconds,
+            autoPause: true,
+            metadata: { purpose: 'ide' },
+          })
+          sendJson(res, 201, sandboxSummary(record, deps.defaultSandboxId()))
+        },
+      },
+    },
+    {
+      pattern: /^\/sandboxes\/([^/]+)$/,
+      methods: {
+        DELETE: async (_req, res, params) => {
+          await manager.kill(sandboxIdParam(params))
+          res.writeHead(204).end()
+        },
+      },
+    },
+    {
+      pattern: /^\/sandboxes\/([^/]+)\/session$/,
+      methods: {
+        GET: async (req, res, params) => {
+          sendJson(res, 200, localSession(manager.get(sandboxIdParam(params)), req, envdVersion))
+        },
+      },
+    },
+    {
+      pattern: /^\/sandboxes\/([^/]+)\/pause$/,
+      methods: {
+        POST: async (_req, res, params) => {
+          await manager.pause(sandboxIdParam(params))
+          res.writeHead(204).end()
+        },
+      },
+    },
+    {
+      pattern: /^\/sandboxes\/([^/]+)\/resume$/,
+      methods: {
+        POST: async (req, res, params) => {
+          const id = sandboxIdParam(params)
+          const body = await readJsonBody(req, resumeSandboxBody, { optional: true })
+          // Running: only a later timeout; paused: thawed, or a fresh runtime after a restart.
+          const { record } = await manager.connect(id, body.timeoutSeconds ?? deps.defaultTimeoutSeconds)
+          sendJson(res, 200, localSession(record, req, envdVersion))
+        },
+      },
+    },
+    {
+      pattern: /^\/sandboxes\/([^/]+)\/timeout$/,
+      methods: {
+        POST: async (req, res, params) => {
+          const id = sandboxIdParam(params)
+          const body = await readJsonBody(req, sandboxTimeoutBody)
+          manager.setTimeout(id, body.seconds)
+          sendJson(res, 200, { endAt: manager.get(id).endAt })
+        },
+      },
+    },
+  ]
+}

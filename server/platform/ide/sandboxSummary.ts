@@ -1,0 +1,14 @@
+import type { SandboxRecord } from '../sandboxRecord'
+
+/** One local sandbox as the IDE's sandbox picker shows it (no access token). */
+export function sandboxSummary(record: SandboxRecord, defaultId: string | null) {
+  return {
+    sandboxId: record.sandboxID,
+    state: record.state,
+    startedAt: record.startedAt,
+    endAt: record.endAt,
+    metadata: record.metadata,
+    processesLost: record.processesLost ?? false,
+    isDefault: record.sandboxID === defaultId,
+  }
+}
