@@ -1,24 +1,34 @@
-import { existsSync } from 'node:fs'
+import { statSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { join } from 'node:path'
 import sirv from 'sirv'
 
+/** Modification time of the build's index.html, or undefined when the IDE is not built. */
+function buildTime(distDir: string): number | undefined {
+  try {
+    return statSync(join(distDir, 'index.html')).mtimeMs
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * Serves the built IDE (`dist/ide`), with `index.html` for every path the app routes itself.
- * When the IDE is not built yet, says how to build it instead of answering 404s.
+ * sirv lists the folder when it is made, so it is made again whenever a new build lands (its
+ * index.html changes); until a build exists, says how to make one instead of answering 404s.
  */
 export function ideSite(distDir: string) {
-  // sirv reads the folder when it is made, so it is made once a build is there.
-  let serve: ReturnType<typeof sirv> | undefined
+  let served: { builtAt: number; serve: ReturnType<typeof sirv> } | undefined
   return (req: IncomingMessage, res: ServerResponse): void => {
-    if (!serve && existsSync(join(distDir, 'index.html')))
-      serve = sirv(distDir, { single: true, etag: true, dev: false })
-    if (!serve) {
+    const builtAt = buildTime(distDir)
+    if (builtAt === undefined) {
       res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8' })
       res.end('The IDE is not built yet: run `npm run build` (npm start does it for you).\n')
       return
     }
-    serve(req, res, () => {
+    if (served?.builtAt !== builtAt)
+      served = { builtAt, serve: sirv(distDir, { single: true, etag: true, dev: false }) }
+    served.serve(req, res, () => {
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('not found\n')
     })
   }
