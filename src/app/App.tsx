@@ -1,15 +1,58 @@
-import { EmptyState } from './EmptyState'
+import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query'
+import { ideApi } from '../api/ideApi'
+import { SandboxPicker } from '../features/picker/SandboxPicker'
+import type { SandboxAddress } from '../sandbox/sandboxAddress'
+import { Notifications } from '../ui/Notifications'
+import { navigate, parseRoute, pathFor, rememberRuntime, usePath } from './route'
+import { useApplyTheme } from './themeStore'
+import { useSandboxSession } from './useSandboxSession'
+import { Workbench } from './Workbench'
 
-/** The application shell: a title bar over the workbench area. */
-export function App() {
+const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1 } } })
+
+function open(address: SandboxAddress) {
+  if (address.source === 'runtime') rememberRuntime(address.runtimeUrl, address.accessToken)
+  navigate(pathFor(address))
+}
+
+function WorkbenchPage({ address, theme }: { address: SandboxAddress; theme: 'light' | 'dark' }) {
+  const session = useSandboxSession(address)
+  if (!session) return <Splash text="Connecting…" />
+  return <Workbench session={session} theme={theme} />
+}
+
+/** `/` opens the local stack's default sandbox with no questions; without one, the picker. */
+function DefaultPage({ theme }: { theme: 'light' | 'dark' }) {
+  const stack = useQuery({ queryKey: ['stack'], queryFn: ideApi.stack })
+  if (stack.isPending) return <Splash text="Connecting to the local stack…" />
+  const defaultId = stack.data?.defaultSandboxId
+  if (!defaultId) return <SandboxPicker onOpen={open} />
+  return <WorkbenchPage address={{ source: 'local', sandboxId: defaultId }} theme={theme} />
+}
+
+function Splash({ text }: { text: string }) {
   return (
-    <div className="app">
-      <header className="app-header">
-        <h1 className="app-title">Sandbox IDE</h1>
-      </header>
-      <main className="app-main" aria-label="Workbench">
-        <EmptyState />
-      </main>
-    </div>
+    <main className="splash" aria-label="Workbench">
+      <p role="status">{text}</p>
+    </main>
+  )
+}
+
+/** The application: the title bar, the page the URL names, and notifications. */
+export function App() {
+  const theme = useApplyTheme()
+  const route = parseRoute(usePath())
+  return (
+    <QueryClientProvider client={queryClient}>
+      <div className="app">
+        <header className="app-header">
+          <h1 className="app-title">Sandbox IDE</h1>
+        </header>
+        {route.page === 'default' && <DefaultPage theme={theme} />}
+        {route.page === 'picker' && <SandboxPicker onOpen={open} />}
+        {route.page === 'workbench' && <WorkbenchPage address={route.address} theme={theme} />}
+        <Notifications />
+      </div>
+    </QueryClientProvider>
   )
 }

@@ -1,0 +1,112 @@
+// The local stack's IDE API (/ide/api): sandboxes and their connection details. The platform
+// key never reaches the browser; the stack answers with per-sandbox runtime URLs and tokens.
+
+/** A failed call, with the server's own message. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+export type SandboxState = 'running' | 'paused'
+
+/** A local sandbox as the picker lists it. */
+export interface SandboxSummary {
+  sandboxId: string
+  state: SandboxState
+  startedAt: string
+  endAt: string
+  metadata: Record<string, string>
+  processesLost: boolean
+  isDefault: boolean
+}
+
+/** What the browser needs to talk to a sandbox's runtime. */
+export interface SessionInfo {
+  source: 'local' | 'e2b'
+  sandboxId: string
+  remoteId?: string
+  state: SandboxState
+  runtimeUrl: string
+  /** Null where the sandbox was created without one (older E2B sandboxes). */
+  accessToken: string | null
+  endAt: string
+  envdVersion: string
+  processesLost?: boolean
+}
+
+export interface StackInfo {
+  isolation: 'bubblewrap' | 'none'
+  freezer: string
+  warning?: string
+  envdVersion: string
+  defaultSandboxId: string | null
+}
+
+export interface RemoteInfo {
+  remoteId: string
+  apiUrl: string
+  domain: string
+}
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  let res: Response
+  try {
+    res = await fetch(`/ide/api${path}`, {
+      method,
+      headers: {
+        'X-Sandbox-IDE': '1',
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    })
+  } catch (err) {
+    throw new ApiError(
+      0,
+      `the local stack is not reachable (${err instanceof Error ? err.message : String(err)})`,
+    )
+  }
+  const text = await res.text()
+  const json: unknown = text ? JSON.parse(text) : undefined
+  if (!res.ok) {
+    const message =
+      typeof json === 'object' && json !== null && 'message' in json
+        ? String(json.message)
+        : `HTTP ${res.status}`
+    throw new ApiError(res.status, message)
+  }
+  return json as T
+}
+
+/** Where a sandbox's platform calls go: the local stack's own sandboxes, or an E2B remote. */
+export type PlatformPath =
+  | { source: 'local'; sandboxId: string }
+  | { source: 'e2b'; remoteId: string; sandboxId: string }
+
+const base = (p: PlatformPath) =>
+  p.source === 'local'
+    ? `/sandboxes/${encodeURIComponent(p.sandboxId)}`
+    : `/remotes/${encodeURIComponent(p.remoteId)}/sandboxes/${encodeURIComponent(p.sandboxId)}`
+
+export const ideApi = {
+  stack: () => call<StackInfo>('GET', '/stack'),
+  sandboxes: () => call<SandboxSummary[]>('GET', '/sandboxes'),
+  createSandbox: (timeoutSeconds?: number) =>
+    call<SandboxSummary>('POST', '/sandboxes', timeoutSeconds === undefined ? {} : { timeoutSeconds }),
+  killSandbox: (sandboxId: string) => call<void>('DELETE', `/sandboxes/${encodeURIComponent(sandboxId)}`),
+  session: (p: PlatformPath) => call<SessionInfo>('GET', `${base(p)}/session`),
+  pause: (p: PlatformPath) => call<void>('POST', `${base(p)}/pause`),
+  resume: (p: PlatformPath) => call<SessionInfo>('POST', `${base(p)}/resume`, {}),
+  setTimeout: (p: PlatformPath, seconds: number) =>
+    call<{ endAt: string }>('POST', `${base(p)}/timeout`, { seconds }),
+  addRemote: (apiKey: string, apiUrl?: string, domain?: string) =>
+    call<RemoteInfo>('POST', '/remotes', {
+      apiKey,
+      ...(apiUrl ? { apiUrl } : {}),
+      ...(domain ? { domain } : {}),
+    }),
+  remotes: () => call<RemoteInfo[]>('GET', '/remotes'),
+}

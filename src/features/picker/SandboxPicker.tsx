@@ -1,0 +1,122 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useRef, useState } from 'react'
+import { ideApi, type SandboxSummary } from '../../api/ideApi'
+import type { SandboxAddress } from '../../sandbox/sandboxAddress'
+import { reportErrors } from '../../ui/notifications'
+import { formatDuration, useNow } from '../../ui/useNow'
+import { ConnectE2BForm, ConnectRuntimeForm } from './ConnectForms'
+
+/** Every local sandbox with its actions, and ways to reach sandboxes elsewhere. */
+export function SandboxPicker({ onOpen }: { onOpen(address: SandboxAddress): void }) {
+  const queryClient = useQueryClient()
+  const sandboxes = useQuery({ queryKey: ['sandboxes'], queryFn: ideApi.sandboxes, refetchInterval: 5000 })
+  const now = useNow()
+  const [killing, setKilling] = useState<SandboxSummary>()
+  const confirm = useRef<HTMLDialogElement>(null)
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['sandboxes'] })
+  const act = (what: string, action: () => Promise<unknown>) => reportErrors(what, action).then(refresh)
+  const create = useMutation({
+    mutationFn: () => ideApi.createSandbox(),
+    onSuccess: (created) => onOpen({ source: 'local', sandboxId: created.sandboxId }),
+    onError: (err) => reportErrors('Creating a sandbox failed', () => Promise.reject(err)),
+  })
+  const local = (sandboxId: string) => ({ source: 'local', sandboxId }) as const
+
+  return (
+    <main className="picker" aria-label="Sandboxes">
+      <div className="picker-header">
+        <h2>Sandboxes on this machine</h2>
+        <button type="button" className="primary" onClick={() => create.mutate()} disabled={create.isPending}>
+          New sandbox
+        </button>
+      </div>
+      {sandboxes.isError && <p role="alert">{sandboxes.error.message}</p>}
+      <table className="sandbox-table" aria-label="Local sandboxes">
+        <thead>
+          <tr>
+            <th scope="col">Sandbox</th>
+            <th scope="col">State</th>
+            <th scope="col">Time left</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {sandboxes.data?.map((s) => (
+            <tr key={s.sandboxId}>
+              <td>
+                <code>{s.sandboxId}</code> {s.isDefault && <span className="tag">default</span>}
+              </td>
+              <td>
+                {s.state}
+                {s.processesLost && s.state === 'paused' ? ' (processes ended)' : ''}
+              </td>
+              <td>{formatDuration(Date.parse(s.endAt) - now)}</td>
+              <td className="row-actions">
+                <button
+                  type="button"
+                  onClick={() => onOpen(local(s.sandboxId))}
+                  aria-label={`Open ${s.sandboxId}`}
+                >
+                  Open
+                </button>
+                {s.state === 'running' ? (
+                  <button
+                    type="button"
+                    aria-label={`Pause ${s.sandboxId}`}
+                    onClick={() => act('Pause failed', () => ideApi.pause(local(s.sandboxId)))}
+                  >
+                    Pause
+                  </button>
+                ) : (
+                  <button
+                    type="button"
+                    aria-label={`Resume ${s.sandboxId}`}
+                    onClick={() => act('Resume failed', () => ideApi.resume(local(s.sandboxId)))}
+                  >
+                    Resume
+                  </button>
+                )}
+                <button
+                  type="button"
+                  className="danger"
+                  aria-label={`Kill ${s.sandboxId}`}
+                  onClick={() => {
+                    setKilling(s)
+                    confirm.current?.showModal()
+                  }}
+                >
+                  Kill
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <dialog ref={confirm} aria-labelledby="kill-title" className="dialog">
+        <form
+          method="dialog"
+          onSubmit={(e) => {
+            const choice = (e.nativeEvent as SubmitEvent).submitter?.getAttribute('value')
+            if (choice === 'kill' && killing)
+              void act('Kill failed', () => ideApi.killSandbox(killing.sandboxId))
+          }}
+        >
+          <h3 id="kill-title">Kill sandbox {killing?.sandboxId}?</h3>
+          <p>Its processes stop and its files are deleted. This cannot be undone.</p>
+          <div className="dialog-actions">
+            <button type="submit" value="cancel">
+              Cancel
+            </button>
+            <button type="submit" value="kill" className="danger">
+              Kill sandbox
+            </button>
+          </div>
+        </form>
+      </dialog>
+      <div className="connect-forms">
+        <ConnectE2BForm onOpen={onOpen} />
+        <ConnectRuntimeForm onOpen={onOpen} />
+      </div>
+    </main>
+  )
+}

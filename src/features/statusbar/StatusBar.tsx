@@ -1,0 +1,28 @@
+import type { SandboxSession } from '../../sandbox/SandboxSession'
+import { stateLabel } from '../../sandbox/sessionState'
+import { useExternalStore } from '../../ui/useExternalStore'
+
+const sourceLabel = { local: 'local stack', e2b: 'E2B', runtime: 'runtime URL' } as const
+
+/** Connection state and where the sandbox lives, always visible at the bottom. */
+export function StatusBar({ session }: { session: SandboxSession }) {
+  const snap = useExternalStore(session)
+  const { state } = snap
+  const detail =
+    state.kind === 'reconnecting' || state.kind === 'unreachable' || state.kind === 'gone'
+      ? ` — ${state.reason}`
+      : state.kind === 'paused' && state.processesLost
+        ? ' — its processes ended; resuming starts fresh ones'
+        : ''
+  return (
+    <section className="statusbar" aria-label="Status bar">
+      <span role="status" data-testid="connection-status">
+        {stateLabel(state)}
+        {detail}
+      </span>
+      <span className="toolbar-spacer" />
+      <span>{sourceLabel[snap.source]}</span>
+      <span>Ctrl+Shift+P: commands</span>
+    </section>
+  )
+}

@@ -1,0 +1,62 @@
+import type { SandboxSession } from '../../sandbox/SandboxSession'
+import { stateLabel } from '../../sandbox/sessionState'
+import { useExternalStore } from '../../ui/useExternalStore'
+import { formatDuration, useNow } from '../../ui/useNow'
+import { sandboxActions } from './sandboxActions'
+
+/** The sandbox's id, state, pause/resume, time left with a way to extend it. */
+export function SandboxToolbar({
+  session,
+  children,
+}: {
+  session: SandboxSession
+  children?: React.ReactNode
+}) {
+  const snap = useExternalStore(session)
+  const now = useNow()
+  const actions = sandboxActions(session)
+  const { state } = snap
+  const timeLeft = snap.endAt === undefined ? undefined : snap.endAt - now
+  return (
+    <div className="toolbar" role="toolbar" aria-label="Sandbox">
+      <span className="toolbar-id" title="Sandbox id">
+        {snap.sandboxId ?? snap.runtimeUrl ?? '…'}
+      </span>
+      <span className={`state-badge state-${state.kind}`} data-testid="sandbox-state">
+        {stateLabel(state)}
+      </span>
+      {state.kind === 'reconnecting' && (
+        <>
+          <span className="muted" data-testid="reconnect-countdown">
+            next try in {Math.max(0, Math.ceil((state.nextTryAt - now) / 1000))} s
+          </span>
+          <button type="button" onClick={actions.retryNow}>
+            Retry now
+          </button>
+        </>
+      )}
+      {snap.hasPlatform && state.kind === 'running' && (
+        <button type="button" onClick={actions.pause}>
+          Pause
+        </button>
+      )}
+      {snap.hasPlatform && state.kind === 'paused' && (
+        <button type="button" className="primary" onClick={actions.resume}>
+          Resume
+        </button>
+      )}
+      {snap.hasPlatform && timeLeft !== undefined && (
+        <>
+          <span className="muted" title="Time before the sandbox's timeout" data-testid="time-left">
+            Time left {formatDuration(timeLeft)}
+          </span>
+          <button type="button" onClick={actions.extend} title="Add 30 minutes to the time left">
+            Extend
+          </button>
+        </>
+      )}
+      <span className="toolbar-spacer" />
+      {children}
+    </div>
+  )
+}

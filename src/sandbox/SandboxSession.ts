@@ -1,0 +1,208 @@
+import { type Client, createClient, type Transport } from '@connectrpc/connect'
+import { ApiError, ideApi, type SessionInfo } from '../api/ideApi'
+import { runtimeTransport, shardedUrl } from '../api/runtimeTransport'
+import { Filesystem } from '../gen/filesystem_pb'
+import { Process } from '../gen/process_pb'
+import { backoffDelay } from './backoff'
+import type { SandboxAddress } from './sandboxAddress'
+import type { SessionState } from './sessionState'
+
+/** How often a healthy session checks the sandbox's state (paused elsewhere, timeout, restart). */
+const pollMs = 5000
+
+/** What React renders from: replaced, never mutated, on every change. */
+export interface SessionSnapshot {
+  state: SessionState
+  sandboxId: string | undefined
+  runtimeUrl: string | undefined
+  /** When the sandbox's timeout runs out (epoch ms); undefined where there is no platform. */
+  endAt: number | undefined
+  /** Pause, resume and timeouts need a platform; a bare runtime URL has none. */
+  hasPlatform: boolean
+  source: SandboxAddress['source']
+}
+
+/** Typed clients over a sandbox's runtime. */
+export interface RuntimeClients {
+  filesystem: Client<typeof Filesystem>
+  process: Client<typeof Process>
+}
+
+/**
+ * One connected sandbox: its state machine, its clients, and the health loop that moves it
+ * between running, paused, reconnecting (backoff with jitter), unreachable and gone. React
+ * subscribes to it; streams (terminals, watches) ask it for transports and report trouble to it.
+ */
+export class SandboxSession {
+  private snapshot: SessionSnapshot
+  private readonly listeners = new Set<() => void>()
+  private timer: ReturnType<typeof setTimeout> | undefined
+  private attempt = 0
+  private disposed = false
+  private info: { runtimeUrl: string; accessToken: string | null } | undefined
+  private unary: RuntimeClients | undefined
+  private shards = 0
+  private refreshing: Promise<void> | undefined
+
+  constructor(readonly address: SandboxAddress) {
+    this.snapshot = {
+      state: { kind: 'connecting' },
+      sandboxId: address.source === 'runtime' ? undefined : address.sandboxId,
+      runtimeUrl: address.source === 'runtime' ? address.runtimeUrl : undefined,
+      endAt: undefined,
+      hasPlatform: address.source !== 'runtime',
+      source: address.source,
+    }
+  }
+
+  /** Starts connecting; call once. */
+  start(): void {
+    void this.refresh()
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  getSnapshot = (): SessionSnapshot => this.snapshot
+
+  /** Clients for unary calls (JSON); undefined until the session knows its runtime. */
+  get clients(): RuntimeClients | undefined {
+    return this.unary
+  }
+
+  /**
+   * A binary transport for one long-lived stream, on a host shard of its own so streams never
+   * exhaust the browser's six connections per host over HTTP/1.1.
+   */
+  streamTransport(): Transport | undefined {
+    if (!this.info) return undefined
+    return runtimeTransport(shardedUrl(this.info.runtimeUrl, this.shards++), this.info.accessToken, {
+      binary: true,
+    })
+  }
+
+  /** A stream or call failed: check the sandbox now instead of at the next poll. */
+  reportTrouble(): void {
+    if (this.snapshot.state.kind === 'running') void this.refresh()
+  }
+
+  /** Tries again at once while reconnecting. */
+  retryNow(): void {
+    void this.refresh()
+  }
+
+  async pause(): Promise<void> {
+    await ideApi.pause(this.platformPath())
+    await this.refresh()
+  }
+
+  async resume(): Promise<void> {
+    this.apply(await ideApi.resume(this.platformPath()))
+  }
+
+  /** Sets the timeout to `seconds` from now. */
+  async extend(seconds: number): Promise<void> {
+    const { endAt } = await ideApi.setTimeout(this.platformPath(), seconds)
+    this.update({ endAt: Date.parse(endAt) })
+  }
+
+  dispose(): void {
+    this.disposed = true
+    clearTimeout(this.timer)
+    this.listeners.clear()
+  }
+
+  private platformPath() {
+    if (this.address.source === 'runtime')
+      throw new Error('this sandbox was opened by runtime URL: it has no platform')
+    return this.address
+  }
+
+  private refresh(): Promise<void> {
+    this.refreshing ??= this.check().finally(() => {
+      this.refreshing = undefined
+    })
+    return this.refreshing
+  }
+
+  private async check(): Promise<void> {
+    clearTimeout(this.timer)
+    try {
+      if (this.address.source === 'runtime') {
+        this.connectRuntime(this.address.runtimeUrl, this.address.accessToken)
+        const healthy = await this.runtimeHealthy(this.address.runtimeUrl)
+        if (!healthy) throw new ApiError(0, 'the runtime does not answer')
+        this.setState({ kind: 'running' })
+      } else {
+        this.apply(await ideApi.session(this.address))
+        if (this.snapshot.state.kind === 'running' && !(await this.runtimeHealthy(this.info?.runtimeUrl))) {
+          this.setState({
+            kind: 'unreachable',
+            reason: 'the platform says the sandbox runs, but its runtime does not answer',
+          })
+        }
+      }
+      this.attempt = 0
+      this.schedule(pollMs)
+    } catch (err) {
+      if (this.disposed) return
+      if (err instanceof ApiError && err.status === 404) {
+        this.setState({ kind: 'gone', reason: err.message })
+        return
+      }
+      this.attempt += 1
+      const delay = backoffDelay(this.attempt)
+      const reason = err instanceof Error ? err.message : String(err)
+      this.setState({ kind: 'reconnecting', attempt: this.attempt, nextTryAt: Date.now() + delay, reason })
+      this.schedule(delay)
+    }
+  }
+
+  private apply(info: SessionInfo): void {
+    this.connectRuntime(info.runtimeUrl, info.accessToken)
+    this.update({ sandboxId: info.sandboxId, runtimeUrl: info.runtimeUrl, endAt: Date.parse(info.endAt) })
+    this.setState(
+      info.state === 'paused' ? { kind: 'paused', processesLost: !!info.processesLost } : { kind: 'running' },
+    )
+  }
+
+  private connectRuntime(runtimeUrl: string, accessToken: string | null): void {
+    if (this.info?.runtimeUrl === runtimeUrl && this.info.accessToken === accessToken) return
+    this.info = { runtimeUrl, accessToken }
+    const transport = runtimeTransport(runtimeUrl, accessToken)
+    this.unary = {
+      filesystem: createClient(Filesystem, transport),
+      process: createClient(Process, transport),
+    }
+  }
+
+  /** GET /health needs no token and no preflight; a paused or missing sandbox answers 502. */
+  private async runtimeHealthy(runtimeUrl: string | undefined): Promise<boolean> {
+    if (!runtimeUrl) return false
+    try {
+      const res = await fetch(`${runtimeUrl}/health`, { cache: 'no-store' })
+      return res.ok
+    } catch {
+      return false
+    }
+  }
+
+  private schedule(ms: number): void {
+    if (this.disposed) return
+    clearTimeout(this.timer)
+    this.timer = setTimeout(() => void this.refresh(), ms)
+  }
+
+  private setState(state: SessionState): void {
+    const same = JSON.stringify(state) === JSON.stringify(this.snapshot.state)
+    if (!same) this.update({ state })
+  }
+
+  private update(patch: Partial<SessionSnapshot>): void {
+    if (this.disposed) return
+    this.snapshot = { ...this.snapshot, ...patch }
+    for (const listener of this.listeners) listener()
+  }
+}

@@ -1,0 +1,207 @@
+import { create } from '@bufbuild/protobuf'
+import { Code, ConnectError, createClient } from '@connectrpc/connect'
+import { streamHeaders } from '../api/runtimeTransport'
+import { type ConnectResponse, Process, type ProcessEvent, ProcessSelectorSchema } from '../gen/process_pb'
+import { InputQueue } from './inputQueue'
+import type { SandboxSession } from './SandboxSession'
+
+/** Where a terminal's process stands. */
+export type TerminalStatus =
+  | { kind: 'starting' }
+  | { kind: 'attached'; pid: number }
+  /** The stream dropped; the terminal reattaches once the sandbox runs again. */
+  | { kind: 'detached'; pid: number | undefined; reason: string }
+  | { kind: 'exited'; pid: number | undefined; description: string }
+  | { kind: 'failed'; reason: string }
+
+/** Where a terminal's bytes and notices go (the xterm view). */
+export interface TerminalSink {
+  write(data: Uint8Array): void
+  /** A line from the IDE itself, such as a divider where output was lost. */
+  notice(text: string): void
+  status(status: TerminalStatus): void
+}
+
+export interface TerminalOptions {
+  cols: number
+  rows: number
+  /** Tag given at Start so the terminal can be found again with List. */
+  tag: string
+}
+
+const resizeDebounceMs = 80
+
+function shellEnv(): Record<string, string> {
+  return { TERM: 'xterm-256color', COLORTERM: 'truecolor', LANG: 'C.UTF-8' }
+}
+
+/**
+ * One terminal: a login shell in a PTY, started with Start (no Connect-Timeout-Ms: on Start it
+ * would be the process's lifetime), output as bytes into the sink, keystrokes through an
+ * InputQueue of SendInput calls, resizes by a debounced Update. When its stream drops it waits
+ * for the sandbox to run again and reattaches with Connect, replaying what it missed from its
+ * byte offset; a gap the runtime no longer holds is shown, never hidden.
+ */
+export class TerminalConnection {
+  private pid: number | undefined
+  /** Bytes of output received since the process started. */
+  private offset = 0
+  private readonly abort = new AbortController()
+  private readonly input: InputQueue
+  private resizeTimer: ReturnType<typeof setTimeout> | undefined
+  private size: { cols: number; rows: number }
+  private unsubscribe: (() => void) | undefined
+  private streaming = false
+  private ended = false
+  private wanted = false
+
+  constructor(
+    private readonly session: SandboxSession,
+    private readonly sink: TerminalSink,
+    private readonly options: TerminalOptions,
+  ) {
+    this.size = { cols: options.cols, rows: options.rows }
+    this.input = new InputQueue(
+      (data) => this.sendInput(data),
+      () => this.session.reportTrouble(),
+    )
+    this.unsubscribe = session.subscribe(() => this.onSessionChange())
+  }
+
+  /** Starts the shell as soon as the sandbox runs. */
+  start(): void {
+    this.wanted = true
+    this.onSessionChange()
+  }
+
+  /** Keystrokes and pastes, in order. */
+  write(data: Uint8Array): void {
+    if (this.ended) return
+    this.input.push(data)
+  }
+
+  /** The visible grid changed; the PTY follows shortly after. */
+  resize(cols: number, rows: number): void {
+    if (cols === this.size.cols && rows === this.size.rows) return
+    this.size = { cols, rows }
+    clearTimeout(this.resizeTimer)
+    this.resizeTimer = setTimeout(() => void this.sendResize(), resizeDebounceMs)
+  }
+
+  dispose(): void {
+    this.ended = true
+    this.abort.abort()
+    clearTimeout(this.resizeTimer)
+    this.unsubscribe?.()
+  }
+
+  private selector() {
+    return create(ProcessSelectorSchema, { selector: { case: 'pid', value: this.pid ?? 0 } })
+  }
+
+  private async sendInput(data: Uint8Array): Promise<void> {
+    const clients = this.session.clients
+    if (!clients || this.pid === undefined) throw new Error('the terminal is not attached')
+    await clients.process.sendInput({
+      process: this.selector(),
+      input: { input: { case: 'pty', value: data } },
+    })
+  }
+
+  private async sendResize(): Promise<void> {
+    const clients = this.session.clients
+    if (!clients || this.pid === undefined || this.ended) return
+    try {
+      await clients.process.update({ process: this.selector(), pty: { size: this.size } })
+    } catch {
+      // Resent on reattach; a resize is never worth an error of its own.
+    }
+  }
+
+  /** (Re)attaches whenever the sandbox runs and no stream is open: Start the first time, Connect after. */
+  private onSessionChange(): void {
+    const state = this.session.getSnapshot().state
+    if (state.kind !== 'running' || !this.wanted || this.streaming || this.ended) return
+    void this.stream(this.pid !== undefined)
+  }
+
+  private async stream(reattach: boolean): Promise<void> {
+    const transport = this.session.streamTransport()
+    if (!transport || this.streaming || this.ended) return
+    this.streaming = true
+    const client = createClient(Process, transport)
+    let replayStart: number | undefined
+    try {
+      const events = reattach
+        ? client.connect(
+            { process: this.selector() },
+            {
+              signal: this.abort.signal,
+              headers: { ...streamHeaders, 'X-Replay-From': String(this.offset) },
+              onHeader: (headers) => {
+                const start = headers.get('x-replay-start')
+                replayStart = start === null ? undefined : Number(start)
+              },
+            },
+          )
+        : client.start(
+            {
+              process: { cmd: '/bin/bash', args: ['-l'], envs: shellEnv() },
+              pty: { size: this.size },
+              tag: this.options.tag,
+            },
+            { signal: this.abort.signal, headers: streamHeaders },
+          )
+      if (!reattach) this.sink.status({ kind: 'starting' })
+      for await (const response of events as AsyncIterable<ConnectResponse>) {
+        if (response.event) this.handle(response.event, replayStart)
+        replayStart = undefined
+      }
+    } catch (err) {
+      if (this.abort.signal.aborted) return
+      if (err instanceof ConnectError && err.code === Code.NotFound) {
+        this.finish('the process no longer exists (the sandbox restarted)')
+        return
+      }
+      const reason = err instanceof Error ? err.message : String(err)
+      this.sink.status(
+        this.pid === undefined ? { kind: 'failed', reason } : { kind: 'detached', pid: this.pid, reason },
+      )
+      this.session.reportTrouble()
+    } finally {
+      this.streaming = false
+    }
+    // The stream may have dropped while the sandbox still runs (a proxy hiccup): try once more.
+    if (!this.ended && this.pid !== undefined && this.session.getSnapshot().state.kind === 'running') {
+      setTimeout(() => this.onSessionChange(), 1000)
+    }
+  }
+
+  private handle(event: ProcessEvent, replayStart: number | undefined): void {
+    const e = event.event
+    if (e.case === 'start') {
+      this.pid = e.value.pid
+      this.sink.status({ kind: 'attached', pid: e.value.pid })
+      if (replayStart !== undefined && replayStart > this.offset) {
+        this.sink.notice(`output lost while disconnected: ${replayStart - this.offset} bytes`)
+      }
+      if (replayStart !== undefined) this.offset = Math.max(this.offset, replayStart)
+      this.input.retry()
+      void this.sendResize()
+    } else if (e.case === 'data') {
+      const bytes = e.value.output.value
+      if (bytes) {
+        this.offset += bytes.length
+        this.sink.write(bytes)
+      }
+    } else if (e.case === 'end') {
+      this.finish(e.value.status || `exit code ${e.value.exitCode}`)
+    }
+  }
+
+  private finish(description: string): void {
+    this.ended = true
+    this.input.clear()
+    this.sink.status({ kind: 'exited', pid: this.pid, description })
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * Keystrokes for one process, sent by unary calls (SendInput works in every browser and over
+ * HTTP/1.1): one call in flight at a time, and whatever was typed meanwhile joined into the next
+ * call, so input is never reordered and a fast typist costs few requests. A failed call keeps
+ * its bytes at the front of the queue for `retry`; nothing typed is ever dropped silently.
+ */
+export class InputQueue {
+  private pending: Uint8Array[] = []
+  private inFlight = false
+  private failed = false
+
+  constructor(
+    private readonly send: (data: Uint8Array) => Promise<void>,
+    private readonly onError: (err: unknown) => void,
+    /** Largest single call; a big paste goes out in pieces of this size, in order. */
+    private readonly maxChunkBytes = 64 * 1024,
+  ) {}
+
+  /** Queues input and sends it as soon as the previous call is done. */
+  push(data: Uint8Array): void {
+    if (data.length === 0) return
+    this.pending.push(data)
+    void this.pump()
+  }
+
+  /** Bytes typed but not yet accepted by the runtime. */
+  get queuedBytes(): number {
+    return this.pending.reduce((sum, d) => sum + d.length, 0)
+  }
+
+  /** After a failure, tries the queued input again (for example once the sandbox is back). */
+  retry(): void {
+    this.failed = false
+    void this.pump()
+  }
+
+  /** Forgets queued input (the process is gone). */
+  clear(): void {
+    this.pending = []
+  }
+
+  private take(): Uint8Array {
+    const total = Math.min(this.queuedBytes, this.maxChunkBytes)
+    const out = new Uint8Array(total)
+    let filled = 0
+    while (filled < total) {
+      const head = this.pending[0] as Uint8Array
+      const part = head.subarray(0, total - filled)
+      out.set(part, filled)
+      filled += part.length
+      if (part.length === head.length) this.pending.shift()
+      else this.pending[0] = head.subarray(part.length)
+    }
+    return out
+  }
+
+  private async pump(): Promise<void> {
+    if (this.inFlight || this.failed) return
+    this.inFlight = true
+    try {
+      while (this.pending.length > 0 && !this.failed) {
+        const chunk = this.take()
+        try {
+          await this.send(chunk)
+        } catch (err) {
+          this.pending.unshift(chunk)
+          this.failed = true
+          this.onError(err)
+        }
+      }
+    } finally {
+      this.inFlight = false
+    }
+  }
+}

@@ -1,0 +1,31 @@
+import { create } from 'zustand'
+
+/** A message for the user: an error with the server's own words, or news. */
+export interface Notice {
+  id: number
+  kind: 'error' | 'info'
+  text: string
+}
+
+interface NoticeStore {
+  notices: Notice[]
+  push(kind: Notice['kind'], text: string): void
+  dismiss(id: number): void
+}
+
+let nextId = 1
+
+export const useNotices = create<NoticeStore>((set) => ({
+  notices: [],
+  push: (kind, text) => set((s) => ({ notices: [...s.notices.slice(-4), { id: nextId++, kind, text }] })),
+  dismiss: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
+}))
+
+/** Runs an action and shows its error, with the server's message, instead of swallowing it. */
+export async function reportErrors(what: string, action: () => Promise<unknown>): Promise<void> {
+  try {
+    await action()
+  } catch (err) {
+    useNotices.getState().push('error', `${what}: ${err instanceof Error ? err.message : String(err)}`)
+  }
+}
