@@ -1,0 +1,35 @@
+import { expect, test } from '@playwright/test'
+import { WorkbenchPage } from './pages/WorkbenchPage'
+import { freePort, LocalStack } from './stack'
+
+let stack: LocalStack
+test.beforeAll(async () => {
+  stack = new LocalStack(await freePort())
+  await stack.start()
+})
+test.afterAll(() => stack.dispose())
+
+test('lists local sandboxes and creates, opens, pauses, resumes and kills them', async ({ page }) => {
+  await page.goto(`${stack.url}/sandbox`)
+  const table = page.getByRole('table', { name: 'Local sandboxes' })
+  await expect(table.getByRole('row')).toHaveCount(2)
+  await page.getByRole('button', { name: 'New sandbox' }).click()
+  await expect(page).toHaveURL(/\/sandbox\/[a-z0-9]{20}$/)
+  const created = page.url().split('/').pop() as string
+  const wb = new WorkbenchPage(page)
+  await expect(wb.state).toHaveText('Running')
+  await wb.run('echo in-the-new-one', 'in-the-new-one')
+
+  await wb.toolbar.getByRole('button', { name: 'Sandboxes' }).click()
+  await expect(table.getByRole('row')).toHaveCount(3)
+  const row = table.getByRole('row').filter({ hasText: created })
+  await row.getByRole('button', { name: `Pause ${created}` }).click()
+  await expect(row).toContainText('paused')
+  await row.getByRole('button', { name: `Resume ${created}` }).click()
+  await expect(row).toContainText('running')
+  await row.getByRole('button', { name: `Kill ${created}` }).click()
+  const dialog = page.getByRole('dialog', { name: `Kill sandbox ${created}?` })
+  await dialog.getByRole('button', { name: 'Kill sandbox' }).click()
+  await expect(table.getByRole('row')).toHaveCount(2)
+  expect((await stack.api('GET', `/sandboxes/${created}`)).status).toBe(404)
+})

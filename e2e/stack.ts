@@ -1,0 +1,95 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+const projectRoot = join(import.meta.dirname, '..')
+
+/** A free loopback port. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/**
+ * The real local stack, as `npm start` runs it (server/cli.ts), on its own port and data folder,
+ * so a test can stop it and start it again on the same files, as a user would.
+ */
+export class LocalStack {
+  private child: ChildProcess | undefined
+  readonly dataDir = mkdtempSync(join(tmpdir(), 'e2e-stack-'))
+  readonly apiKey = `e2e-${Math.random().toString(36).slice(2)}`
+
+  constructor(
+    readonly port: number,
+    private readonly extraArgs: string[] = [],
+  ) {}
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`
+  }
+
+  /** Starts the stack and waits for its banner. */
+  async start(): Promise<void> {
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'server/cli.ts',
+        '--port',
+        String(this.port),
+        '--data',
+        this.dataDir,
+        ...this.extraArgs,
+      ],
+      {
+        cwd: projectRoot,
+        env: { ...process.env, SANDBOX_API_KEY: this.apiKey },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    )
+    this.child = child
+    await new Promise<void>((resolve, reject) => {
+      let out = ''
+      const onData = (d: Buffer) => {
+        out += d
+        if (out.includes('Sandbox IDE is running')) resolve()
+      }
+      child.stdout?.on('data', onData)
+      child.stderr?.on('data', onData)
+      child.once('exit', (code) => reject(new Error(`the stack exited with ${code}:\n${out}`)))
+    })
+  }
+
+  /** Stops it as Ctrl-C does, and waits until it is gone. */
+  async stop(): Promise<void> {
+    const child = this.child
+    if (!child || child.exitCode !== null) return
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    child.kill('SIGINT')
+    await exited
+    this.child = undefined
+  }
+
+  /** Calls the stack's E2B platform API with its key. */
+  api(method: string, path: string, body?: unknown): Promise<Response> {
+    return fetch(`${this.url}${path}`, {
+      method,
+      headers: { 'X-API-Key': this.apiKey, 'Content-Type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    })
+  }
+
+  async dispose(): Promise<void> {
+    await this.stop()
+    rmSync(this.dataDir, { recursive: true, force: true })
+  }
+}
