@@ -21,14 +21,18 @@ async function defaultSandboxId(): Promise<string> {
   return found.sandboxID
 }
 
-/** Presses Tab until `target` has focus, as a keyboard user would reach it. */
+/** Presses Tab (going round the page) until `target` has focus, as a keyboard user would reach it. */
 async function tabTo(page: Page, target: Locator): Promise<void> {
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
-  for (let i = 0; i < 40; i++) {
+  for (let i = 0; i < 60; i++) {
+    // Tab inside the terminal goes to the shell; Escape then Tab leaves it, as documented.
+    const inTerminal = await page.evaluate(() =>
+      document.activeElement?.classList.contains('xterm-helper-textarea'),
+    )
+    if (inTerminal) await page.keyboard.press('Escape')
     await page.keyboard.press('Tab')
     if (await target.evaluate((el) => el === document.activeElement)) return
   }
-  throw new Error('could not reach the control with Tab')
+  throw new Error(`could not reach ${target} with Tab`)
 }
 
 function secondsLeft(text: string | null): number {

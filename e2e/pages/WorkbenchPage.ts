@@ -12,7 +12,7 @@ export class WorkbenchPage {
   constructor(readonly page: Page) {
     this.toolbar = page.getByRole('toolbar', { name: 'Sandbox' })
     this.state = page.getByTestId('sandbox-state')
-    this.terminal = page.getByRole('region', { name: 'Terminal 1' })
+    this.terminal = page.getByRole('tabpanel').filter({ visible: true }).getByRole('region').first()
     this.terminalRows = this.terminal.locator('.xterm-rows')
     this.status = page.getByTestId('connection-status')
     this.palette = page.getByRole('dialog', { name: 'Command palette' })

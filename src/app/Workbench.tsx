@@ -4,6 +4,7 @@ import { EditorArea } from '../features/editor/EditorArea'
 import { ExplorerPanel } from '../features/files/ExplorerPanel'
 import { StatusBar } from '../features/statusbar/StatusBar'
 import { TerminalPanel } from '../features/terminal/TerminalPanel'
+import { useTerminalManager } from '../features/terminal/useTerminalManager'
 import { SandboxToolbar } from '../features/toolbar/SandboxToolbar'
 import type { SandboxSession } from '../sandbox/SandboxSession'
 import { addressKey } from '../sandbox/sandboxAddress'
@@ -24,6 +25,7 @@ export function Workbench({ session, theme }: { session: SandboxSession; theme: 
   const themeChoice = useThemeStore((s) => s.choice)
   const setTheme = useThemeStore((s) => s.setChoice)
   const toggle = useLayoutStore((s) => s.toggle)
+  const terminals = useTerminalManager(session, theme)
   const columns = useDefaultLayout({
     id: `layout:${layoutKey}:columns`,
     panelIds: visibility.explorer ? ['explorer', 'main'] : ['main'],
@@ -34,16 +36,19 @@ export function Workbench({ session, theme }: { session: SandboxSession; theme: 
   })
   // biome-ignore lint/correctness/useExhaustiveDependencies: commands follow the session's state
   const commands = useMemo(
-    () => workbenchCommands(session, layoutKey, () => setPaletteOpen(true)),
-    [session, layoutKey, snap],
+    () => workbenchCommands(session, layoutKey, terminals, () => setPaletteOpen(true)),
+    [session, layoutKey, terminals, snap],
   )
   const shortcuts = useMemo(
     () => [
       { key: 'p', ctrl: true, shift: true, run: () => setPaletteOpen((open) => !open) },
       { key: 'e', ctrl: true, shift: true, run: () => toggle(layoutKey, 'explorer') },
       { key: '`', ctrl: true, run: () => toggle(layoutKey, 'terminal') },
+      { key: '~', ctrl: true, shift: true, run: () => terminals?.create() },
+      { key: 'PageDown', ctrl: true, run: () => terminals?.cycle(1) },
+      { key: 'PageUp', ctrl: true, run: () => terminals?.cycle(-1) },
     ],
-    [layoutKey, toggle],
+    [layoutKey, toggle, terminals],
   )
   useGlobalShortcuts(shortcuts)
 
@@ -87,7 +92,7 @@ export function Workbench({ session, theme }: { session: SandboxSession; theme: 
               <>
                 <Separator className="separator" aria-label="Resize terminal" />
                 <Panel id="terminal" defaultSize="45%" minSize="10%">
-                  <TerminalPanel session={session} theme={theme} />
+                  {terminals && <TerminalPanel session={session} manager={terminals} />}
                 </Panel>
               </>
             )}

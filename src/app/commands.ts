@@ -1,3 +1,4 @@
+import type { TerminalManager } from '../features/terminal/TerminalManager'
 import { sandboxActions } from '../features/toolbar/sandboxActions'
 import type { SandboxSession } from '../sandbox/SandboxSession'
 import { useLayoutStore } from './layoutStore'
@@ -18,6 +19,7 @@ export interface Command {
 export function workbenchCommands(
   session: SandboxSession,
   layoutKey: string,
+  terminals: TerminalManager | undefined,
   openPalette?: () => void,
 ): Command[] {
   const snap = session.getSnapshot()
@@ -75,6 +77,48 @@ export function workbenchCommands(
       shortcut: 'Ctrl+`',
       enabled: true,
       run: () => toggle(layoutKey, 'terminal'),
+    },
+    {
+      id: 'terminal.new',
+      title: 'Terminal: New terminal',
+      shortcut: 'Ctrl+Shift+`',
+      enabled: !!terminals,
+      run: () => terminals?.create(),
+    },
+    {
+      id: 'terminal.split',
+      title: 'Terminal: Split terminal',
+      enabled: !!terminals,
+      run: () => terminals?.create({ split: true }),
+    },
+    {
+      id: 'terminal.close',
+      title: 'Terminal: Close terminal',
+      enabled: !!terminals?.active,
+      run: () => {
+        const active = terminals?.active
+        if (active) terminals?.close(active.record.id)
+      },
+    },
+    {
+      id: 'terminal.next',
+      title: 'Terminal: Next tab',
+      shortcut: 'Ctrl+PageDown',
+      enabled: !!terminals,
+      run: () => terminals?.cycle(1),
+    },
+    {
+      id: 'terminal.previous',
+      title: 'Terminal: Previous tab',
+      shortcut: 'Ctrl+PageUp',
+      enabled: !!terminals,
+      run: () => terminals?.cycle(-1),
+    },
+    {
+      id: 'terminal.focus',
+      title: 'Terminal: Focus the terminal',
+      enabled: !!terminals?.active,
+      run: () => terminals?.active?.focus(),
     },
     { id: 'theme.system', title: 'Theme: Follow the system', enabled: true, run: setTheme('system') },
     { id: 'theme.light', title: 'Theme: Light', enabled: true, run: setTheme('light') },

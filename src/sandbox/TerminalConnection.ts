@@ -17,6 +17,8 @@ export type TerminalStatus =
 /** Where a terminal's bytes and notices go (the xterm view). */
 export interface TerminalSink {
   write(data: Uint8Array): void
+  /** Resolves when the terminal can take more output; reading waits for it (backpressure). */
+  room(): Promise<void>
   /** A line from the IDE itself, such as a divider where output was lost. */
   notice(text: string): void
   status(status: TerminalStatus): void
@@ -27,7 +29,14 @@ export interface TerminalOptions {
   rows: number
   /** Tag given at Start so the terminal can be found again with List. */
   tag: string
+  /** Attach to this running process instead of starting a shell (after a reload, or from the process list). */
+  existingPid?: number
+  /** Where the shell starts (the user's home when absent). */
+  cwd?: string
 }
+
+/** Whether the runtime replayed held output on attach (our runtime) or has no replay (E2B's envd). */
+export type ReplaySupport = 'replayed' | 'none'
 
 const resizeDebounceMs = 80
 
@@ -44,6 +53,11 @@ function shellEnv(): Record<string, string> {
  */
 export class TerminalConnection {
   private pid: number | undefined
+  /** The process's pid, once known. */
+  get processId(): number | undefined {
+    return this.pid
+  }
+
   /** Bytes of output received since the process started. */
   private offset = 0
   private readonly abort = new AbortController()
@@ -61,6 +75,7 @@ export class TerminalConnection {
     private readonly options: TerminalOptions,
   ) {
     this.size = { cols: options.cols, rows: options.rows }
+    this.pid = options.existingPid
     this.input = new InputQueue(
       (data) => this.sendInput(data),
       () => this.session.reportTrouble(),
@@ -68,7 +83,10 @@ export class TerminalConnection {
     this.unsubscribe = session.subscribe(() => this.onSessionChange())
   }
 
-  /** Starts the shell as soon as the sandbox runs. */
+  /** Called once when an attach learns whether the runtime replays held output. */
+  onReplay: ((support: ReplaySupport) => void) | undefined
+
+  /** Starts the shell (or attaches to `existingPid`) as soon as the sandbox runs. */
   start(): void {
     this.wanted = true
     this.onSessionChange()
@@ -141,12 +159,19 @@ export class TerminalConnection {
               onHeader: (headers) => {
                 const start = headers.get('x-replay-start')
                 replayStart = start === null ? undefined : Number(start)
+                this.onReplay?.(start === null ? 'none' : 'replayed')
+                this.onReplay = undefined
               },
             },
           )
         : client.start(
             {
-              process: { cmd: '/bin/bash', args: ['-l'], envs: shellEnv() },
+              process: {
+                cmd: '/bin/bash',
+                args: ['-l'],
+                envs: shellEnv(),
+                ...(this.options.cwd ? { cwd: this.options.cwd } : {}),
+              },
               pty: { size: this.size },
               tag: this.options.tag,
             },
@@ -156,6 +181,7 @@ export class TerminalConnection {
       for await (const response of events as AsyncIterable<ConnectResponse>) {
         if (response.event) this.handle(response.event, replayStart)
         replayStart = undefined
+        await this.sink.room()
       }
     } catch (err) {
       if (this.abort.signal.aborted) return

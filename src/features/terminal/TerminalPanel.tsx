@@ -1,14 +1,82 @@
 import type { SandboxSession } from '../../sandbox/SandboxSession'
-import { TerminalView } from './TerminalView'
+import { useExternalStore } from '../../ui/useExternalStore'
+import type { TerminalManager } from './TerminalManager'
+import { TerminalPane } from './TerminalPane'
 
-/** The terminal area under the editor. */
-export function TerminalPanel({ session, theme }: { session: SandboxSession; theme: 'light' | 'dark' }) {
+/** Terminal tabs under the editor; each tab holds one terminal or a few side by side. */
+export function TerminalPanel({ session, manager }: { session: SandboxSession; manager: TerminalManager }) {
+  const { tabs, activeTabId } = useExternalStore(manager)
   return (
     <div className="panel terminal-panel">
-      <div className="panel-header">
-        <h2 className="panel-title">Terminal</h2>
+      <div className="panel-header terminal-tabs">
+        <div role="tablist" aria-label="Terminals" className="tablist">
+          {tabs.map((tab) => {
+            const first = tab.panes[0]
+            const name = tab.panes.map((p) => p.record.title).join(' | ')
+            return (
+              <div key={tab.id} className="tab" data-active={tab.id === activeTabId}>
+                <button
+                  type="button"
+                  role="tab"
+                  id={tab.id}
+                  aria-selected={tab.id === activeTabId}
+                  aria-controls={`${tab.id}-panel`}
+                  tabIndex={tab.id === activeTabId ? 0 : -1}
+                  onClick={() => manager.activate(tab.id)}
+                  onKeyDown={(e) => {
+                    if (e.key === 'ArrowRight') manager.cycle(1)
+                    if (e.key === 'ArrowLeft') manager.cycle(-1)
+                  }}
+                >
+                  {name}
+                </button>
+                {first && (
+                  <button
+                    type="button"
+                    className="icon-button"
+                    aria-label={`Close ${name}`}
+                    onClick={() => tab.panes.forEach((p) => manager.close(p.record.id))}
+                  >
+                    ×
+                  </button>
+                )}
+              </div>
+            )
+          })}
+        </div>
+        <div className="tab-actions">
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="New terminal"
+            onClick={() => manager.create()}
+          >
+            +
+          </button>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Split terminal"
+            onClick={() => manager.create({ split: true })}
+          >
+            ⫿
+          </button>
+        </div>
       </div>
-      <TerminalView session={session} theme={theme} label="Terminal 1" />
+      {tabs.map((tab) => (
+        <div
+          key={tab.id}
+          id={`${tab.id}-panel`}
+          role="tabpanel"
+          aria-labelledby={tab.id}
+          className="terminal-panes"
+          hidden={tab.id !== activeTabId}
+        >
+          {tab.panes.map((pane) => (
+            <TerminalPane key={pane.record.id} instance={pane} session={session} />
+          ))}
+        </div>
+      ))}
     </div>
   )
 }

@@ -1,0 +1,196 @@
+import { FitAddon } from '@xterm/addon-fit'
+import { SerializeAddon } from '@xterm/addon-serialize'
+import { Terminal } from '@xterm/xterm'
+import { FrameWriter } from '../../sandbox/frameWriter'
+import type { SandboxSession } from '../../sandbox/SandboxSession'
+import { TerminalConnection, type TerminalStatus } from '../../sandbox/TerminalConnection'
+import { terminalThemes } from './terminalThemes'
+
+const encoder = new TextEncoder()
+
+/** What identifies a terminal across reloads (kept in localStorage, never a secret). */
+export interface TerminalRecord {
+  id: string
+  /** The tag its shell was started with; absent for a process attached from the process list. */
+  tag?: string
+  title: string
+}
+
+/** What React renders about a terminal. */
+export interface TerminalSnapshot {
+  status: TerminalStatus
+  /** The window title the program set (OSC 0/2), or the terminal's own name. */
+  title: string
+}
+
+export interface TerminalInstanceOptions {
+  theme: 'light' | 'dark'
+  /** Attach to this process instead of starting a shell. */
+  existingPid?: number
+  /** Screen kept from before a reload, shown when the runtime cannot replay its output. */
+  snapshot?: string
+  cwd?: string
+}
+
+/** Bytes of a binary string from xterm (mouse reports), one byte per char. */
+function binaryBytes(data: string): Uint8Array {
+  return Uint8Array.from(data, (c) => c.charCodeAt(0) & 0xff)
+}
+
+/**
+ * One terminal for as long as its tab exists: the xterm instance (opened once into a container
+ * that views adopt, so hiding a panel or switching tabs never loses the screen), its connection
+ * to a PTY process, and the frame writer between them.
+ */
+export class TerminalInstance {
+  readonly element = document.createElement('div')
+  readonly term: Terminal
+  readonly fit = new FitAddon()
+  readonly serializer = new SerializeAddon()
+  private readonly writer: FrameWriter
+  private connection: TerminalConnection
+  private snapshot: TerminalSnapshot
+  private readonly listeners = new Set<() => void>()
+  private readonly resizeObserver: ResizeObserver
+  private host: HTMLElement | undefined
+
+  constructor(
+    private readonly session: SandboxSession,
+    readonly record: TerminalRecord,
+    private readonly options: TerminalInstanceOptions,
+  ) {
+    this.element.className = 'terminal-screen'
+    this.term = new Terminal({
+      fontFamily: 'ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace',
+      fontSize: 13,
+      cursorBlink: true,
+      scrollback: 10_000,
+      allowProposedApi: true,
+      theme: terminalThemes[options.theme],
+    })
+    this.term.loadAddon(this.fit)
+    this.term.loadAddon(this.serializer)
+    this.term.open(this.element)
+    this.term.textarea?.setAttribute('aria-label', `${record.title} input: Escape then Tab moves focus out`)
+    this.allowTabOut()
+    this.writer = new FrameWriter(
+      (data, parsed) => this.term.write(data, parsed),
+      (callback) => requestAnimationFrame(callback),
+    )
+    this.snapshot = { status: { kind: 'starting' }, title: record.title }
+    this.term.onTitleChange((title) => this.update({ title: title || this.record.title }))
+    this.term.onData((data) => this.connection.write(encoder.encode(data)))
+    this.term.onBinary((data) => this.connection.write(binaryBytes(data)))
+    this.term.onResize(({ cols, rows }) => this.connection.resize(cols, rows))
+    this.resizeObserver = new ResizeObserver(() => this.fitToHost())
+    this.connection = this.connect(options.existingPid, options.snapshot)
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  getSnapshot = (): TerminalSnapshot => this.snapshot
+
+  /** The pid of its process, once known. */
+  get pid(): number | undefined {
+    return this.connection.processId
+  }
+
+  /** Shows the terminal inside `host` (a view mounting). */
+  attachTo(host: HTMLElement): void {
+    this.host = host
+    host.appendChild(this.element)
+    this.resizeObserver.observe(host)
+    this.fitToHost()
+  }
+
+  /** Takes the terminal out of its view (the view unmounting); the process and screen stay. */
+  detach(): void {
+    if (this.host) this.resizeObserver.unobserve(this.host)
+    this.element.remove()
+    this.host = undefined
+  }
+
+  focus(): void {
+    this.term.focus()
+  }
+
+  setTheme(theme: 'light' | 'dark'): void {
+    this.term.options.theme = terminalThemes[theme]
+  }
+
+  /** Input is refused (visibly, by the view) while the sandbox is not running. */
+  setInputEnabled(enabled: boolean): void {
+    this.term.options.disableStdin = !enabled
+  }
+
+  /** Starts a new shell in this terminal after its process ended. */
+  restart(): void {
+    this.connection.dispose()
+    this.term.write('\r\n')
+    this.connection = this.connect(undefined, undefined)
+  }
+
+  /** The screen and some scrollback as escape sequences, to restore after a reload. */
+  serialize(): string {
+    return this.serializer.serialize({ scrollback: 1000 })
+  }
+
+  /** Ends the terminal; its process keeps running (closing a tab kills it first, see the manager). */
+  dispose(): void {
+    this.connection.dispose()
+    this.writer.dispose()
+    this.resizeObserver.disconnect()
+    this.term.dispose()
+    this.element.remove()
+    this.listeners.clear()
+  }
+
+  private connect(existingPid: number | undefined, snapshot: string | undefined): TerminalConnection {
+    const connection = new TerminalConnection(
+      this.session,
+      {
+        write: (data) => this.writer.push(data),
+        room: () => this.writer.room(),
+        notice: (text) => this.writer.push(encoder.encode(`\r\n\x1b[2m── ${text} ──\x1b[0m\r\n`)),
+        status: (status) => this.update({ status }),
+      },
+      {
+        cols: this.term.cols,
+        rows: this.term.rows,
+        tag: this.record.tag ?? `ide-terminal:${this.record.id}`,
+        ...(existingPid !== undefined ? { existingPid } : {}),
+        ...(this.options.cwd ? { cwd: this.options.cwd } : {}),
+      },
+    )
+    // A runtime without replay (E2B's envd) sends nothing of the past: show the kept screen instead.
+    connection.onReplay = (support) => {
+      if (support === 'none' && snapshot) this.term.write(snapshot)
+    }
+    connection.start()
+    return connection
+  }
+
+  /** Tab goes to the shell; Escape then Tab (or Shift+Tab) leaves the terminal. */
+  private allowTabOut(): void {
+    let escapedAt = Number.NEGATIVE_INFINITY
+    this.term.attachCustomKeyEventHandler((event) => {
+      if (event.type !== 'keydown') return true
+      if (event.key === 'Escape') escapedAt = event.timeStamp
+      else if (event.key === 'Tab' && event.timeStamp - escapedAt < 1500) return false
+      else if (event.key !== 'Shift') escapedAt = Number.NEGATIVE_INFINITY
+      return true
+    })
+  }
+
+  private fitToHost(): void {
+    if (this.host && this.host.clientWidth > 0 && this.host.clientHeight > 0) this.fit.fit()
+  }
+
+  private update(patch: Partial<TerminalSnapshot>): void {
+    this.snapshot = { ...this.snapshot, ...patch }
+    for (const listener of this.listeners) listener()
+  }
+}

@@ -1,0 +1,248 @@
+import { create } from '@bufbuild/protobuf'
+import { ProcessSelectorSchema, Signal } from '../../gen/process_pb'
+import type { SandboxSession } from '../../sandbox/SandboxSession'
+import { reportErrors } from '../../ui/notifications'
+import { TerminalInstance, type TerminalRecord } from './TerminalInstance'
+
+/** A tab of the terminal panel: one terminal, or a few side by side. */
+export interface TerminalTab {
+  id: string
+  panes: TerminalInstance[]
+}
+
+export interface TerminalsSnapshot {
+  tabs: TerminalTab[]
+  activeTabId: string | undefined
+}
+
+/** What survives a reload: which terminals existed, their tabs, and their screens. */
+interface Stored {
+  records: TerminalRecord[]
+  tabs: string[][]
+  activeTabId?: string
+  screens: Record<string, string>
+}
+
+/** Most terminals side by side in one tab. */
+const maxPanes = 3
+
+function load(key: string): Stored | undefined {
+  try {
+    return JSON.parse(localStorage.getItem(key) ?? 'null') ?? undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The terminals of one sandbox: tabs and splits, new shells, processes attached from the process
+ * list, and what a reload needs to find them again (tags at Start, found again with List) and to
+ * restore their screens (the runtime's replay where it has one, a kept snapshot where not).
+ */
+export class TerminalManager {
+  private tabs: { id: string; paneIds: string[] }[] = []
+  private readonly instances = new Map<string, TerminalInstance>()
+  private activeTabId: string | undefined
+  private snapshot: TerminalsSnapshot = { tabs: [], activeTabId: undefined }
+  private readonly listeners = new Set<() => void>()
+  private counter = 0
+  private theme: 'light' | 'dark'
+  private restored = false
+  private readonly unsubscribe: () => void
+  private readonly saveOnLeave = () => this.save(true)
+
+  constructor(
+    private readonly session: SandboxSession,
+    private readonly storageKey: string,
+    theme: 'light' | 'dark',
+  ) {
+    this.theme = theme
+    this.unsubscribe = session.subscribe(() => this.onSessionChange())
+    window.addEventListener('pagehide', this.saveOnLeave)
+    this.onSessionChange()
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  getSnapshot = (): TerminalsSnapshot => this.snapshot
+
+  /** Opens a new shell in a new tab (or next to the active terminal with `split`). */
+  create({ split = false, cwd }: { split?: boolean; cwd?: string } = {}): TerminalInstance {
+    const id = crypto.randomUUID()
+    const instance = this.add(
+      { id, tag: `ide-terminal:${id}`, title: `Terminal ${++this.counter}` },
+      { ...(cwd ? { cwd } : {}) },
+    )
+    this.place(id, split)
+    return instance
+  }
+
+  /** Opens a terminal on a running PTY process (from the process list). */
+  attach(pid: number, title: string): void {
+    const existing = [...this.instances.values()].find((t) => t.pid === pid)
+    if (existing) return this.activate(existing.record.id)
+    const id = crypto.randomUUID()
+    this.add({ id, title }, { existingPid: pid })
+    this.place(id, false)
+  }
+
+  /** Closes a terminal; a shell it started is ended, a process it attached to is left running. */
+  close(id: string): void {
+    const instance = this.instances.get(id)
+    if (!instance) return
+    const pid = instance.pid
+    const clients = this.session.clients
+    if (instance.record.tag && pid !== undefined && clients) {
+      // Interactive bash ignores SIGTERM, and SendSignal offers nothing gentler: end it for good.
+      void reportErrors('Ending the shell failed', () =>
+        clients.process
+          .sendSignal({
+            process: create(ProcessSelectorSchema, { selector: { case: 'pid', value: pid } }),
+            signal: Signal.SIGKILL,
+          })
+          .catch((err: unknown) => {
+            if (!(err instanceof Error && /not found/.test(err.message))) throw err
+          }),
+      )
+    }
+    instance.dispose()
+    this.instances.delete(id)
+    for (const tab of this.tabs) tab.paneIds = tab.paneIds.filter((p) => p !== id)
+    this.tabs = this.tabs.filter((t) => t.paneIds.length > 0)
+    if (!this.tabs.some((t) => t.id === this.activeTabId)) this.activeTabId = this.tabs.at(-1)?.id
+    this.changed()
+  }
+
+  /** Shows the tab holding terminal (or tab) `id`. */
+  activate(id: string): void {
+    const tab = this.tabs.find((t) => t.id === id || t.paneIds.includes(id))
+    if (!tab) return
+    this.activeTabId = tab.id
+    this.changed()
+    this.instances.get(tab.paneIds[0] ?? '')?.focus()
+  }
+
+  /** Moves to the next (1) or previous (-1) tab. */
+  cycle(step: 1 | -1): void {
+    const index = this.tabs.findIndex((t) => t.id === this.activeTabId)
+    const next = this.tabs[(index + step + this.tabs.length) % this.tabs.length]
+    if (next) this.activate(next.id)
+  }
+
+  /** The terminal that has (or last had) focus in the active tab. */
+  get active(): TerminalInstance | undefined {
+    const tab = this.tabs.find((t) => t.id === this.activeTabId)
+    return tab ? this.instances.get(tab.paneIds[0] ?? '') : undefined
+  }
+
+  setTheme(theme: 'light' | 'dark'): void {
+    this.theme = theme
+    for (const t of this.instances.values()) t.setTheme(theme)
+  }
+
+  /** Keeps screens for a reload, and lets go of every terminal (their processes keep running). */
+  dispose(): void {
+    this.save(true)
+    window.removeEventListener('pagehide', this.saveOnLeave)
+    this.unsubscribe()
+    for (const t of this.instances.values()) t.dispose()
+    this.instances.clear()
+    this.listeners.clear()
+  }
+
+  private add(
+    record: TerminalRecord,
+    options: { existingPid?: number; snapshot?: string; cwd?: string },
+  ): TerminalInstance {
+    const instance = new TerminalInstance(this.session, record, { theme: this.theme, ...options })
+    instance.setInputEnabled(this.session.getSnapshot().state.kind === 'running')
+    this.instances.set(record.id, instance)
+    return instance
+  }
+
+  private place(id: string, split: boolean): void {
+    const active = this.tabs.find((t) => t.id === this.activeTabId)
+    if (split && active && active.paneIds.length < maxPanes) active.paneIds.push(id)
+    else {
+      const tab = { id: `tab-${id}`, paneIds: [id] }
+      this.tabs.push(tab)
+      this.activeTabId = tab.id
+    }
+    this.changed()
+  }
+
+  private onSessionChange(): void {
+    const running = this.session.getSnapshot().state.kind === 'running'
+    for (const t of this.instances.values()) t.setInputEnabled(running)
+    if (running && !this.restored) {
+      this.restored = true
+      void this.restore()
+    }
+  }
+
+  /** Finds the terminals of the last visit again (tags with List), or opens a first one. */
+  private async restore(): Promise<void> {
+    const stored = load(this.storageKey)
+    const clients = this.session.clients
+    let running: { pid: number; tag?: string }[] = []
+    if (stored && clients) {
+      try {
+        running = (await clients.process.list({})).processes
+      } catch {}
+    }
+    for (const record of stored?.records ?? []) {
+      const process = running.find((p) => p.tag !== undefined && p.tag === record.tag)
+      if (!process) continue
+      this.counter = Math.max(this.counter, Number(record.title.match(/^Terminal (\d+)$/)?.[1] ?? 0))
+      const screen = stored?.screens[record.id]
+      this.add(record, { existingPid: process.pid, ...(screen ? { snapshot: screen } : {}) })
+    }
+    this.tabs = (stored?.tabs ?? [])
+      .map((paneIds) => ({ id: `tab-${paneIds[0]}`, paneIds: paneIds.filter((p) => this.instances.has(p)) }))
+      .filter((t) => t.paneIds.length > 0)
+    this.activeTabId = this.tabs.some((t) => t.id === stored?.activeTabId)
+      ? stored?.activeTabId
+      : this.tabs[0]?.id
+    if (this.instances.size === 0) this.create()
+    else this.changed()
+  }
+
+  private changed(): void {
+    this.snapshot = {
+      activeTabId: this.activeTabId,
+      tabs: this.tabs.map((t) => ({
+        id: t.id,
+        panes: t.paneIds.map((p) => this.instances.get(p)).filter((p): p is TerminalInstance => !!p),
+      })),
+    }
+    this.save(false)
+    for (const listener of this.listeners) listener()
+  }
+
+  private save(withScreens: boolean): void {
+    if (!this.restored) return
+    const previous = load(this.storageKey)
+    const records = [...this.instances.values()].filter((t) => t.record.tag).map((t) => t.record)
+    const screens: Record<string, string> = {}
+    for (const record of records) {
+      const instance = this.instances.get(record.id)
+      const screen = withScreens ? instance?.serialize() : previous?.screens[record.id]
+      if (screen) screens[record.id] = screen
+    }
+    const stored: Stored = {
+      records,
+      tabs: this.tabs.map((t) => t.paneIds.filter((p) => this.instances.get(p)?.record.tag)),
+      ...(this.activeTabId ? { activeTabId: this.activeTabId } : {}),
+      screens,
+    }
+    try {
+      localStorage.setItem(this.storageKey, JSON.stringify(stored))
+    } catch {
+      // Over the storage quota: keep the terminals, drop the screens.
+      localStorage.setItem(this.storageKey, JSON.stringify({ ...stored, screens: {} }))
+    }
+  }
+}

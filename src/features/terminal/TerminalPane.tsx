@@ -1,0 +1,55 @@
+import { useEffect, useRef } from 'react'
+import type { SandboxSession } from '../../sandbox/SandboxSession'
+import type { TerminalStatus } from '../../sandbox/TerminalConnection'
+import { useExternalStore } from '../../ui/useExternalStore'
+import type { TerminalInstance } from './TerminalInstance'
+
+function statusText(status: TerminalStatus): string | undefined {
+  switch (status.kind) {
+    case 'starting':
+      return 'Starting shell…'
+    case 'detached':
+      return `Reconnecting to the shell: ${status.reason}`
+    case 'exited':
+      return `The shell ended: ${status.description}`
+    case 'failed':
+      return `The shell could not start: ${status.reason}`
+    default:
+      return undefined
+  }
+}
+
+/** One terminal on screen: it adopts the instance's screen, and says when input is off and why. */
+export function TerminalPane({ instance, session }: { instance: TerminalInstance; session: SandboxSession }) {
+  const host = useRef<HTMLDivElement>(null)
+  const { status, title } = useExternalStore(instance)
+  const state = useExternalStore(session).state
+  useEffect(() => {
+    if (!host.current) return
+    instance.attachTo(host.current)
+    return () => instance.detach()
+  }, [instance])
+  const notice = statusText(status)
+  return (
+    <section className="terminal" aria-label={instance.record.title} title={title}>
+      <div className="terminal-host" ref={host} />
+      {state.kind !== 'running' && state.kind !== 'connecting' && (
+        <div className="terminal-overlay" role="status">
+          {state.kind === 'paused'
+            ? 'Sandbox paused: input is disabled until it resumes'
+            : 'Input is disabled until the sandbox is back'}
+        </div>
+      )}
+      {notice && (
+        <div className="terminal-status" role="status">
+          <span>{notice}</span>
+          {(status.kind === 'exited' || status.kind === 'failed') && (
+            <button type="button" onClick={() => instance.restart()}>
+              Restart
+            </button>
+          )}
+        </div>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest'
+import { FrameWriter, pauseAboveBytes } from './frameWriter'
+
+function harness() {
+  const frames: (() => void)[] = []
+  const writes: { data: Uint8Array; parsed: () => void }[] = []
+  const writer = new FrameWriter(
+    (data, parsed) => writes.push({ data, parsed }),
+    (cb) => frames.push(cb),
+  )
+  const runFrame = () => frames.shift()?.()
+  return { writer, writes, frames, runFrame }
+}
+
+describe('FrameWriter', () => {
+  it('writes the chunks of one frame as one write, in order', () => {
+    const { writer, writes, runFrame } = harness()
+    writer.push(new Uint8Array([1, 2]))
+    writer.push(new Uint8Array([3]))
+    expect(writes).toHaveLength(0)
+    runFrame()
+    expect(writes.map((w) => [...w.data])).toEqual([[1, 2, 3]])
+  })
+
+  it('holds the reader back while too much is unparsed, and lets it go once parsed', async () => {
+    const { writer, writes, runFrame } = harness()
+    writer.push(new Uint8Array(pauseAboveBytes + 10))
+    runFrame()
+    let released = false
+    const room = writer.room().then(() => {
+      released = true
+    })
+    await Promise.resolve()
+    expect(released).toBe(false)
+    writes[0]?.parsed()
+    await room
+    expect(released).toBe(true)
+    expect(writer.backlog).toBe(0)
+  })
+
+  it('has room at once when little is pending', async () => {
+    const { writer } = harness()
+    writer.push(new Uint8Array(100))
+    await expect(writer.room()).resolves.toBeUndefined()
+  })
+})
