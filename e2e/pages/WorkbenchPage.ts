@@ -24,6 +24,15 @@ export class WorkbenchPage {
     await expect(this.terminalRows).toContainText('$', { timeout: 20_000 })
   }
 
+  /** What the visible terminal shows, one line per row. */
+  async terminalText(): Promise<string> {
+    return (
+      await this.terminalRows.evaluate((rows) =>
+        [...rows.children].map((r) => r.textContent ?? '').join('\n'),
+      )
+    ).trimEnd()
+  }
+
   /** Types into the terminal, as a user at the keyboard. */
   async type(text: string): Promise<void> {
     await this.terminal.locator('textarea').focus()

@@ -1,3 +1,4 @@
+import '@xterm/xterm/css/xterm.css'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import { useExternalStore } from '../../ui/useExternalStore'
 import type { TerminalManager } from './TerminalManager'

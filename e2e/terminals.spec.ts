@@ -1,0 +1,76 @@
+import { expect, test } from '@playwright/test'
+import { WorkbenchPage } from './pages/WorkbenchPage'
+import { freePort, LocalStack } from './stack'
+
+test.describe.configure({ mode: 'serial' })
+
+let stack: LocalStack
+test.beforeAll(async () => {
+  stack = new LocalStack(await freePort())
+  await stack.start()
+})
+test.afterAll(() => stack.dispose())
+
+test('a reload finds the same shell again, with its screen', async ({ page }) => {
+  const wb = new WorkbenchPage(page)
+  await wb.goto(stack.url)
+  await wb.run('echo before-reload-$$', /before-reload-\d+/)
+  const pid = (await wb.terminalText()).match(/before-reload-(\d+)/)?.[1]
+  await page.reload()
+  await expect(wb.state).toHaveText('Running')
+  // The screen comes back from the runtime's replay, not as a blank terminal...
+  await expect.poll(() => wb.terminalText()).toContain(`before-reload-${pid}`)
+  // ...and it is the same shell process, not a new one.
+  await wb.run('echo after-reload-$$', `after-reload-${pid}`)
+  const text = await wb.terminalText()
+  expect(text.split(`before-reload-${pid}`).length - 1).toBe(1) // replayed once, not duplicated
+})
+
+test('a dropped connection comes back by itself and loses or repeats no output', async ({
+  page,
+  context,
+}) => {
+  const wb = new WorkbenchPage(page)
+  await wb.goto(stack.url)
+  await wb.run('clear', '$')
+  // Ten lines fit on one screen, so the test can read them all without scrolling.
+  await wb.type('for i in $(seq 1 10); do echo "line-$i-end"; sleep 0.25; done; echo all-done\n')
+  await expect.poll(() => wb.terminalText()).toContain('line-2-end')
+  await context.setOffline(true)
+  await expect(wb.state).toContainText('Reconnecting')
+  await page.waitForTimeout(1500) // output keeps coming in the sandbox meanwhile
+  await context.setOffline(false)
+  await expect(wb.state).toHaveText('Running', { timeout: 30_000 })
+  await expect.poll(() => wb.terminalText(), { timeout: 20_000 }).toContain('all-done')
+  const text = await wb.terminalText()
+  for (let i = 1; i <= 10; i++) expect(text.split(`line-${i}-end`).length - 1, `line ${i}`).toBe(1)
+})
+
+test('Ctrl-C stops a flood at once, and the shell answers again', async ({ page }) => {
+  const wb = new WorkbenchPage(page)
+  await wb.goto(stack.url)
+  await wb.type('yes flood\n')
+  await expect.poll(() => wb.terminalText()).toContain('flood\nflood')
+  await page.keyboard.press('Control+C')
+  await wb.run('echo stopped-$((6*7))', 'stopped-42')
+})
+
+test('eight terminals stay responsive together over plain http, with the explorer still listing', async ({
+  page,
+}) => {
+  const wb = new WorkbenchPage(page)
+  await wb.goto(stack.url)
+  const newTerminal = page.getByRole('button', { name: 'New terminal' })
+  for (let i = 2; i <= 8; i++) {
+    await newTerminal.click()
+    await expect(page.getByRole('tab', { name: `Terminal ${i}` })).toHaveAttribute('aria-selected', 'true')
+    await expect.poll(() => wb.terminalText()).toContain('$')
+  }
+  for (let i = 1; i <= 8; i++) {
+    await page.getByRole('tab', { name: `Terminal ${i}` }).click()
+    await wb.run(`echo alive-${i}-$((i*0+${i}))`, `alive-${i}-${i}`)
+  }
+  await wb.run('touch listed-by-explorer', '$')
+  await page.getByRole('button', { name: 'Refresh files' }).click()
+  await expect(page.getByRole('navigation', { name: 'Explorer' })).toContainText('listed-by-explorer')
+})
