@@ -1,0 +1,26 @@
+import type { ProcessConfig } from '../../gen/process_pb'
+
+/** Tags the IDE gives the shells of its own terminals (see TerminalManager). */
+const ideTerminalPrefix = 'ide-terminal:'
+
+/** A shell-like rendering of cmd and args: arguments with spaces or quotes are single-quoted. */
+export function commandLine(config: ProcessConfig | undefined): string {
+  if (!config) return ''
+  return [config.cmd, ...config.args].map(quote).join(' ')
+}
+
+/** Whether a process is the shell of one of the IDE's terminals. */
+export function isIdeTerminal(tag: string | undefined): boolean {
+  return tag?.startsWith(ideTerminalPrefix) ?? false
+}
+
+/** A short name for a terminal attached to a process: the program's file name and the pid. */
+export function attachTitle(config: ProcessConfig | undefined, pid: number): string {
+  const program = config?.cmd.split('/').at(-1) || 'process'
+  return `${program} ${pid}`
+}
+
+function quote(word: string): string {
+  if (word !== '' && /^[\w@%+=:,./-]+$/.test(word)) return word
+  return `'${word.replaceAll("'", `'\\''`)}'`
+}

@@ -1,0 +1,61 @@
+import { create } from '@bufbuild/protobuf'
+import { Code, ConnectError } from '@connectrpc/connect'
+import { describe, expect, it } from 'vitest'
+import { ListResponseSchema, SendSignalResponseSchema, Signal } from '../../gen/process_pb'
+import { type SignalClient, stopProcess } from './stopProcess'
+
+/** A runtime with one process that reacts to signals as told; records what it was sent. */
+function runtime(pid: number, reacts: { term: boolean; kill: boolean }, failWith?: ConnectError) {
+  let running = true
+  const sent: Signal[] = []
+  const client: SignalClient = {
+    async list() {
+      return create(ListResponseSchema, { processes: running ? [{ pid }] : [] })
+    },
+    async sendSignal(req) {
+      if (failWith) throw failWith
+      if (!running) throw new ConnectError(`process with pid ${pid} not found`, Code.NotFound)
+      sent.push(req.signal ?? Signal.UNSPECIFIED)
+      if (req.signal === Signal.SIGTERM && reacts.term) running = false
+      if (req.signal === Signal.SIGKILL && reacts.kill) running = false
+      return create(SendSignalResponseSchema)
+    },
+  }
+  return { client, sent }
+}
+
+const fast = { graceMs: 1000, pollMs: 250, sleep: async () => {} }
+
+describe('stopProcess', () => {
+  it('stops with SIGTERM alone when the process heeds it', async () => {
+    const { client, sent } = runtime(7, { term: true, kill: true })
+    await expect(stopProcess(client, 7, fast)).resolves.toBe('terminated')
+    expect(sent).toEqual([Signal.SIGTERM])
+  })
+
+  it('sends SIGKILL after the grace period when SIGTERM is ignored', async () => {
+    const { client, sent } = runtime(7, { term: false, kill: true })
+    let escalated = false
+    const outcome = stopProcess(client, 7, { ...fast, onEscalate: () => (escalated = true) })
+    await expect(outcome).resolves.toBe('killed')
+    expect(sent).toEqual([Signal.SIGTERM, Signal.SIGKILL])
+    expect(escalated).toBe(true)
+  })
+
+  it('counts a process that is already gone as stopped', async () => {
+    const { client, sent } = runtime(7, { term: true, kill: true })
+    await stopProcess(client, 7, fast)
+    await expect(stopProcess(client, 7, fast)).resolves.toBe('gone')
+    expect(sent).toEqual([Signal.SIGTERM])
+  })
+
+  it('passes on any other error with the server’s message', async () => {
+    const { client } = runtime(7, { term: true, kill: true }, new ConnectError('boom', Code.Internal))
+    await expect(stopProcess(client, 7, fast)).rejects.toThrow('[internal] boom')
+  })
+
+  it('says so when even SIGKILL leaves the process listed', async () => {
+    const { client } = runtime(7, { term: false, kill: false })
+    await expect(stopProcess(client, 7, fast)).rejects.toThrow('process 7 is still listed 1 s after SIGKILL')
+  })
+})

@@ -1,0 +1,23 @@
+import { useQuery } from '@tanstack/react-query'
+import type { SandboxSession } from '../../sandbox/SandboxSession'
+import { useExternalStore } from '../../ui/useExternalStore'
+
+/** How often the list is fetched again while the sandbox runs: List has no change stream. */
+const refetchMs = 3000
+
+/** The processes the sandbox's runtime started and that still run, by pid; polled while running. */
+export function useProcessList(session: SandboxSession) {
+  const snap = useExternalStore(session)
+  const running = snap.state.kind === 'running'
+  return useQuery({
+    queryKey: ['processes', snap.sandboxId ?? snap.runtimeUrl],
+    enabled: running && !!session.clients,
+    refetchInterval: running ? refetchMs : false,
+    queryFn: async () => {
+      const clients = session.clients
+      if (!clients) throw new Error('not connected')
+      const { processes } = await clients.process.list({})
+      return [...processes].sort((a, b) => a.pid - b.pid)
+    },
+  })
+}
