@@ -1,7 +1,6 @@
 import { useMemo, useState } from 'react'
 import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels'
 import { EditorArea } from '../features/editor/EditorArea'
-import { ExplorerPanel } from '../features/files/ExplorerPanel'
 import { StatusBar } from '../features/statusbar/StatusBar'
 import { TerminalPanel } from '../features/terminal/TerminalPanel'
 import { useTerminalManager } from '../features/terminal/useTerminalManager'
@@ -13,7 +12,9 @@ import { CommandPalette } from './CommandPalette'
 import { workbenchCommands } from './commands'
 import { useLayoutStore, usePanelVisibility } from './layoutStore'
 import { navigate } from './route'
+import { Sidebar } from './Sidebar'
 import { type ThemeChoice, useThemeStore } from './themeStore'
+import { useFileWatch } from './useFileWatch'
 import { useGlobalShortcuts } from './useGlobalShortcuts'
 
 /** Explorer | editor above a terminal panel, resizable and remembered per sandbox. */
@@ -26,6 +27,7 @@ export function Workbench({ session, theme }: { session: SandboxSession; theme: 
   const setTheme = useThemeStore((s) => s.setChoice)
   const toggle = useLayoutStore((s) => s.toggle)
   const terminals = useTerminalManager(session, theme)
+  const watch = useFileWatch(session)
   const columns = useDefaultLayout({
     id: `layout:${layoutKey}:columns`,
     panelIds: visibility.explorer ? ['explorer', 'main'] : ['main'],
@@ -75,10 +77,28 @@ export function Workbench({ session, theme }: { session: SandboxSession; theme: 
         </label>
       </SandboxToolbar>
       <Group orientation="horizontal" className="workbench-columns" {...columns}>
-        {visibility.explorer && (
+        {visibility.explorer && watch && (
           <>
             <Panel id="explorer" defaultSize="22%" minSize="10%">
-              <ExplorerPanel session={session} />
+              <Sidebar
+                session={session}
+                explorer={{
+                  watch,
+                  onOpenFile: () => {},
+                  onOpenTerminal: (cwd) => {
+                    if (!visibility.terminal) toggle(layoutKey, 'terminal')
+                    terminals?.create({ cwd })
+                  },
+                  onRenamed: () => {},
+                  onRemoved: () => {},
+                }}
+                layoutKey={layoutKey}
+                onAttach={(pid, title) => {
+                  // An attached terminal must be seen: open the terminal panel if it is hidden.
+                  if (!visibility.terminal) toggle(layoutKey, 'terminal')
+                  terminals?.attach(pid, title)
+                }}
+              />
             </Panel>
             <Separator className="separator" aria-label="Resize explorer" />
           </>

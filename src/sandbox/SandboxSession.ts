@@ -1,4 +1,5 @@
 import { type Client, createClient, type Transport } from '@connectrpc/connect'
+import type { RuntimeEndpoint } from '../api/files'
 import { ApiError, ideApi, type SessionInfo } from '../api/ideApi'
 import { runtimeTransport, shardedUrl } from '../api/runtimeTransport'
 import { Filesystem } from '../gen/filesystem_pb'
@@ -66,6 +67,11 @@ export class SandboxSession {
   }
 
   getSnapshot = (): SessionSnapshot => this.snapshot
+
+  /** The runtime's URL and token, for /files; undefined until the session knows its runtime. */
+  get endpoint(): RuntimeEndpoint | undefined {
+    return this.info
+  }
 
   /** Clients for unary calls (JSON); undefined until the session knows its runtime. */
   get clients(): RuntimeClients | undefined {

@@ -1,55 +1,243 @@
-import { useQuery } from '@tanstack/react-query'
-import { FileType } from '../../gen/filesystem_pb'
+import { useMemo, useRef, useState } from 'react'
+import type { FileWatch } from '../../sandbox/fileWatch'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
+import { reportErrors } from '../../ui/notifications'
 import { useExternalStore } from '../../ui/useExternalStore'
+import { ContextMenu, type MenuItem } from './ContextMenu'
+import { displayName } from './displayName'
+import { childPath, explorerActions } from './explorerActions'
+import { FileTreeView, type TreeCommands } from './FileTreeView'
+import { type FileTree, parentOf, type TreeRow } from './fileTree'
+import { NameForm } from './NameForm'
+import { UploadList } from './UploadList'
+import { droppedFiles, UploadQueue } from './uploads'
+import { loadDir, useFileTree } from './useFileTree'
 
-const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' })
+export interface ExplorerProps {
+  session: SandboxSession
+  watch: FileWatch
+  onOpenFile(path: string): void
+  onOpenTerminal(cwd: string): void
+  onRenamed(from: string, to: string): void
+  onRemoved(path: string): void
+}
 
-/** The sandbox's home folder: folders first, then files, in natural order. */
-export function ExplorerPanel({ session }: { session: SandboxSession }) {
-  const snap = useExternalStore(session)
-  const running = snap.state.kind === 'running'
-  const listing = useQuery({
-    queryKey: ['listDir', snap.sandboxId ?? snap.runtimeUrl, ''],
-    enabled: running && !!session.clients,
-    queryFn: async () => {
-      const clients = session.clients
-      if (!clients) throw new Error('not connected')
-      const { entries } = await clients.filesystem.listDir({ path: '', depth: 1 })
-      return [...entries].sort((a, b) => {
-        const aDir = a.type === FileType.DIRECTORY
-        const bDir = b.type === FileType.DIRECTORY
-        return aDir === bDir ? collator.compare(a.name, b.name) : aDir ? -1 : 1
-      })
-    },
-  })
+type Naming = { kind: 'file' | 'folder'; dir: string } | { kind: 'rename'; path: string }
+
+/** The sandbox's files: a live tree with every file action, from the mouse and the keyboard. */
+export function ExplorerPanel(props: ExplorerProps) {
+  const tree = useFileTree(props.session, props.watch)
   return (
     <nav className="panel explorer" aria-label="Explorer">
+      {tree ? <Explorer {...props} tree={tree} /> : <p className="panel-message">Connecting…</p>}
+    </nav>
+  )
+}
+
+function Explorer({
+  session,
+  tree,
+  onOpenFile,
+  onOpenTerminal,
+  onRenamed,
+  onRemoved,
+}: ExplorerProps & { tree: FileTree }) {
+  const rows = useExternalStore(tree)
+  const running = useExternalStore(session).state.kind === 'running'
+  const [naming, setNaming] = useState<Naming>()
+  const [menu, setMenu] = useState<{ row: TreeRow; x: number; y: number }>()
+  const [deleting, setDeleting] = useState<TreeRow>()
+  const [showHidden, setShowHidden] = useState(tree.showHidden)
+  const [reveal, setReveal] = useState<string>()
+  const confirm = useRef<HTMLDialogElement>(null)
+  const actions = useMemo(
+    () => explorerActions(session, tree, { renamed: onRenamed, removed: onRemoved }),
+    [session, tree, onRenamed, onRemoved],
+  )
+  const uploads = useMemo(
+    () =>
+      new UploadQueue(
+        () => session.endpoint,
+        () => {},
+      ),
+    [session],
+  )
+  const focusTree = () => document.querySelector<HTMLElement>('[role="tree"][aria-label="Files"]')?.focus()
+  const folderOf = (row: TreeRow | undefined) =>
+    row ? (row.isDir ? row.path : parentOf(row.path)) : tree.root
+  const activeRow = () => {
+    const id = document
+      .querySelector('[role="tree"][aria-label="Files"]')
+      ?.getAttribute('aria-activedescendant')
+    const index = Number(id?.replace('tree-row-', ''))
+    return Number.isInteger(index) ? rows[index] : undefined
+  }
+
+  const commands: TreeCommands = {
+    open: (row) => onOpenFile(row.path),
+    toggle: (row) => {
+      if (row.expanded) return tree.collapse(row.path)
+      tree.expand(row.path)
+      if (!tree.isLoaded(row.path)) void loadDir(session, tree, row.path)
+    },
+    rename: (row) => setNaming({ kind: 'rename', path: row.path }),
+    remove: (row) => {
+      setDeleting(row)
+      confirm.current?.showModal()
+    },
+    menu: (row, x, y) => setMenu({ row, x, y }),
+    upload: (dir, data) => {
+      void reportErrors('Reading the dropped files failed', async () =>
+        uploads.add(dir, await droppedFiles(data)),
+      )
+    },
+  }
+
+  const menuItems = (row: TreeRow): MenuItem[] => [
+    ...(row.isDir ? [] : [{ label: 'Open', shortcut: 'Enter', run: () => onOpenFile(row.path) }]),
+    { label: 'New file…', run: () => setNaming({ kind: 'file', dir: folderOf(row) }) },
+    { label: 'New folder…', run: () => setNaming({ kind: 'folder', dir: folderOf(row) }) },
+    { label: 'Rename…', shortcut: 'F2', run: () => commands.rename(row) },
+    { label: 'Delete', shortcut: 'Delete', run: () => commands.remove(row) },
+    {
+      label: 'Download',
+      run: () => void (row.isDir ? actions.downloadFolder(row.path) : actions.download(row.path)),
+    },
+    { label: 'Copy path', run: () => void actions.copyPath(row.path) },
+    { label: 'Open terminal here', run: () => onOpenTerminal(folderOf(row)) },
+  ]
+
+  const submitName = async (name: string) => {
+    const current = naming
+    setNaming(undefined)
+    if (!current || !name) return focusTree()
+    const dir = current.kind === 'rename' ? parentOf(current.path) : current.dir
+    await reportErrors(current.kind === 'rename' ? 'Renaming failed' : 'Creating failed', async () => {
+      const target = childPath(dir, name)
+      if (current.kind === 'rename') {
+        if (target !== current.path) await actions.move(current.path, target)
+      } else if (current.kind === 'file') await actions.newFile(dir, name)
+      else await actions.newFolder(dir, name)
+      // Show what was just made: open its folder and select it.
+      if (dir !== tree.root && !tree.isExpanded(dir)) {
+        tree.expand(dir)
+        if (!tree.isLoaded(dir)) await loadDir(session, tree, dir)
+      }
+      setReveal(target)
+    })
+    focusTree()
+  }
+
+  return (
+    <>
       <div className="panel-header">
         <h2 className="panel-title">Files</h2>
-        <button
-          type="button"
-          className="icon-button"
-          aria-label="Refresh files"
-          onClick={() => listing.refetch()}
-        >
-          ⟳
-        </button>
+        <div className="explorer-tools">
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="New file"
+            disabled={!running}
+            onClick={() => setNaming({ kind: 'file', dir: folderOf(activeRow()) })}
+          >
+            ＋
+          </button>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="New folder"
+            disabled={!running}
+            onClick={() => setNaming({ kind: 'folder', dir: folderOf(activeRow()) })}
+          >
+            ⊞
+          </button>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Refresh files"
+            onClick={() => {
+              for (const dir of tree.visibleDirs()) void loadDir(session, tree, dir)
+            }}
+          >
+            ⟳
+          </button>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Collapse all folders"
+            onClick={() => tree.collapseAll()}
+          >
+            ⊟
+          </button>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Show hidden files"
+            aria-pressed={showHidden}
+            onClick={() => {
+              tree.setShowHidden(!showHidden)
+              setShowHidden(!showHidden)
+            }}
+          >
+            ◌
+          </button>
+        </div>
       </div>
-      {listing.isError && (
-        <p className="panel-message" role="alert">
-          {listing.error.message}
-        </p>
+      {naming && (
+        <NameForm
+          label={
+            naming.kind === 'rename'
+              ? `New name for ${displayName(naming.path.slice(naming.path.lastIndexOf('/') + 1))}`
+              : `New ${naming.kind} in ${displayName(naming.dir)}`
+          }
+          initial={naming.kind === 'rename' ? naming.path.slice(naming.path.lastIndexOf('/') + 1) : ''}
+          onSubmit={(name) => void submitName(name)}
+          onCancel={() => {
+            setNaming(undefined)
+            focusTree()
+          }}
+        />
       )}
-      <ul className="file-list" aria-label="Home folder">
-        {listing.data?.map((entry) => (
-          <li key={entry.name} className="file-row">
-            <span aria-hidden="true">{entry.type === FileType.DIRECTORY ? '📁' : '📄'}</span>
-            <span>{entry.name}</span>
-          </li>
-        ))}
-      </ul>
-      {listing.data?.length === 0 && <p className="panel-message">The home folder is empty.</p>}
-    </nav>
+      <FileTreeView
+        tree={tree}
+        rows={rows}
+        actions={actions}
+        commands={commands}
+        disabled={!running}
+        reveal={reveal}
+      />
+      {rows.length === 0 && (
+        <p className="panel-message">This folder is empty. Drop files here to upload them.</p>
+      )}
+      <UploadList queue={uploads} />
+      {menu && (
+        <ContextMenu items={menuItems(menu.row)} x={menu.x} y={menu.y} onClose={() => setMenu(undefined)} />
+      )}
+      <dialog ref={confirm} className="dialog" aria-labelledby="delete-title">
+        <form
+          method="dialog"
+          onSubmit={(e) => {
+            const choice = (e.nativeEvent as SubmitEvent).submitter?.getAttribute('value')
+            if (choice === 'delete' && deleting) void actions.remove(deleting.path).then(focusTree)
+            else focusTree()
+          }}
+        >
+          <h3 id="delete-title">Delete {deleting ? displayName(deleting.name) : ''}?</h3>
+          <p>
+            {deleting?.isDir
+              ? 'The folder and everything in it will be deleted.'
+              : 'The file will be deleted.'}
+          </p>
+          <div className="dialog-actions">
+            <button type="submit" value="cancel">
+              Cancel
+            </button>
+            <button type="submit" value="delete" className="danger">
+              Delete
+            </button>
+          </div>
+        </form>
+      </dialog>
+    </>
   )
 }

@@ -1,0 +1,56 @@
+import type { LocalStack } from './stack'
+
+/** The runtime of a stack's default sandbox, as another client sees it: to check what the UI did on disk. */
+export class SandboxFiles {
+  private constructor(
+    private readonly stack: LocalStack,
+    readonly sandboxId: string,
+    private readonly token: string,
+  ) {}
+
+  /** The default sandbox of a stack. */
+  static async of(stack: LocalStack): Promise<SandboxFiles> {
+    const list = (await (await stack.api('GET', '/v2/sandboxes')).json()) as {
+      sandboxID: string
+      metadata: Record<string, string>
+    }[]
+    const id = list.find((s) => s.metadata.purpose === 'ide-default')?.sandboxID
+    if (!id) throw new Error('no default sandbox')
+    const detail = (await (await stack.api('GET', `/sandboxes/${id}`)).json()) as { envdAccessToken: string }
+    return new SandboxFiles(stack, id, detail.envdAccessToken)
+  }
+
+  // Node cannot resolve *.localhost, so calls go to the router by the E2b-Sandbox-Id header.
+  private headers(extra: Record<string, string> = {}): Record<string, string> {
+    return { 'X-Access-Token': this.token, 'E2b-Sandbox-Id': this.sandboxId, ...extra }
+  }
+
+  /** The entry at a path, or undefined when there is none. */
+  async stat(path: string): Promise<{ type?: string; name: string } | undefined> {
+    const res = await fetch(`${this.stack.url}/filesystem.Filesystem/Stat`, {
+      method: 'POST',
+      headers: this.headers({ 'Content-Type': 'application/json' }),
+      body: JSON.stringify({ path }),
+    })
+    if (res.status === 404) return undefined
+    if (!res.ok) throw new Error(`Stat ${path}: ${res.status} ${await res.text()}`)
+    return ((await res.json()) as { entry: { type?: string; name: string } }).entry
+  }
+
+  async read(path: string): Promise<string> {
+    const res = await fetch(`${this.stack.url}/files?${new URLSearchParams({ path })}`, {
+      headers: this.headers(),
+    })
+    if (!res.ok) throw new Error(`read ${path}: ${res.status}`)
+    return res.text()
+  }
+
+  async write(path: string, content: string): Promise<void> {
+    const res = await fetch(`${this.stack.url}/files?${new URLSearchParams({ path })}`, {
+      method: 'POST',
+      headers: this.headers({ 'Content-Type': 'application/octet-stream' }),
+      body: content,
+    })
+    if (!res.ok) throw new Error(`write ${path}: ${res.status} ${await res.text()}`)
+  }
+}

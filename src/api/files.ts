@@ -1,0 +1,109 @@
+// The runtime's /files endpoint from the browser: the access token always travels in a header,
+// never in a URL, so downloads go through fetch and a blob rather than a plain link.
+
+/** Where a runtime is and how to authenticate to it. */
+export interface RuntimeEndpoint {
+  runtimeUrl: string
+  accessToken: string | null
+}
+
+const fileUrl = (endpoint: RuntimeEndpoint, path: string) =>
+  `${endpoint.runtimeUrl}/files?${new URLSearchParams({ path })}`
+
+const authHeaders = (endpoint: RuntimeEndpoint): Record<string, string> =>
+  endpoint.accessToken ? { 'X-Access-Token': endpoint.accessToken } : {}
+
+/** A failed /files call with the runtime's own message. */
+export class FilesError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+async function failure(res: Response): Promise<FilesError> {
+  const text = await res.text()
+  try {
+    const body = JSON.parse(text) as { message?: string }
+    return new FilesError(res.status, body.message ?? text)
+  } catch {
+    return new FilesError(res.status, text || `HTTP ${res.status}`)
+  }
+}
+
+/** Reads a file's bytes. */
+export async function readFile(
+  endpoint: RuntimeEndpoint,
+  path: string,
+  signal?: AbortSignal,
+): Promise<Uint8Array> {
+  const res = await fetch(fileUrl(endpoint, path), {
+    headers: authHeaders(endpoint),
+    cache: 'no-store',
+    ...(signal ? { signal } : {}),
+  })
+  if (!res.ok) throw await failure(res)
+  return new Uint8Array(await res.arrayBuffer())
+}
+
+/** Writes a whole file (creating its folders), as one request. */
+export async function writeFile(
+  endpoint: RuntimeEndpoint,
+  path: string,
+  data: Uint8Array<ArrayBuffer> | Blob,
+): Promise<void> {
+  const res = await fetch(fileUrl(endpoint, path), {
+    method: 'POST',
+    headers: { ...authHeaders(endpoint), 'Content-Type': 'application/octet-stream' },
+    body: data,
+  })
+  if (!res.ok) throw await failure(res)
+}
+
+/**
+ * Uploads a file with progress and cancel (XMLHttpRequest: fetch has no upload progress).
+ * The runtime writes it aside and renames it into place, so a cancelled upload leaves nothing.
+ */
+export function uploadFile(
+  endpoint: RuntimeEndpoint,
+  path: string,
+  file: Blob,
+  onProgress: (sent: number, total: number) => void,
+  signal: AbortSignal,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest()
+    xhr.open('POST', fileUrl(endpoint, path))
+    for (const [name, value] of Object.entries(authHeaders(endpoint))) xhr.setRequestHeader(name, value)
+    xhr.setRequestHeader('Content-Type', 'application/octet-stream')
+    xhr.upload.onprogress = (e) => onProgress(e.loaded, e.total)
+    xhr.onload = () => {
+      if (xhr.status >= 200 && xhr.status < 300) resolve()
+      else {
+        let message = xhr.responseText
+        try {
+          message = (JSON.parse(xhr.responseText) as { message?: string }).message ?? message
+        } catch {}
+        reject(new FilesError(xhr.status, message))
+      }
+    }
+    xhr.onerror = () => reject(new FilesError(0, 'the upload failed: the sandbox did not answer'))
+    xhr.onabort = () => reject(new DOMException('the upload was cancelled', 'AbortError'))
+    signal.addEventListener('abort', () => xhr.abort(), { once: true })
+    xhr.send(file)
+  })
+}
+
+/** Saves bytes to the user's computer under `name`. */
+export function saveToComputer(data: Uint8Array | Blob, name: string): void {
+  const blob = data instanceof Blob ? data : new Blob([data as Uint8Array<ArrayBuffer>])
+  const url = URL.createObjectURL(blob)
+  const link = document.createElement('a')
+  link.href = url
+  link.download = name
+  link.rel = 'noopener'
+  link.click()
+  setTimeout(() => URL.revokeObjectURL(url), 10_000)
+}

@@ -1,0 +1,204 @@
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { type KeyboardEvent, useEffect, useRef, useState } from 'react'
+import { displayName } from './displayName'
+import type { ExplorerActions } from './explorerActions'
+import { type FileTree, parentOf, type TreeRow } from './fileTree'
+
+const rowHeight = 22
+/** Where a drag from inside the tree carries its path. */
+const pathMime = 'application/x-sandbox-path'
+
+export interface TreeCommands {
+  open(row: TreeRow): void
+  toggle(row: TreeRow): void
+  rename(row: TreeRow): void
+  remove(row: TreeRow): void
+  menu(row: TreeRow, x: number, y: number): void
+  upload(dir: string, data: DataTransfer): void
+}
+
+/**
+ * The virtualized tree: only the rows on screen exist in the page, so a folder of 100,000 entries
+ * opens and scrolls smoothly. One tab stop (the tree itself) with aria-activedescendant, and the
+ * keyboard model of an ARIA tree, plus F2, Delete, the context-menu key and type-to-find.
+ */
+export function FileTreeView({
+  tree,
+  rows,
+  actions,
+  commands,
+  disabled,
+  reveal,
+}: {
+  tree: FileTree
+  rows: TreeRow[]
+  actions: ExplorerActions
+  commands: TreeCommands
+  disabled: boolean
+  /** A path to make the active row (and scroll to) as soon as it is listed: a new or renamed item. */
+  reveal?: string | undefined
+}) {
+  const scroller = useRef<HTMLDivElement>(null)
+  const [active, setActive] = useState(0)
+  const [dropTarget, setDropTarget] = useState<string>()
+  const typed = useRef({ text: '', at: 0 })
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => rowHeight,
+    overscan: 16,
+  })
+  const current = rows[Math.min(active, rows.length - 1)]
+
+  useEffect(() => {
+    if (active >= rows.length && rows.length > 0) setActive(rows.length - 1)
+  }, [active, rows.length])
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new reveal or new rows move the selection
+  useEffect(() => {
+    const index = reveal === undefined ? -1 : rows.findIndex((r) => r.path === reveal)
+    if (index >= 0) {
+      setActive(index)
+      virtualizer.scrollToIndex(index)
+    }
+  }, [reveal, rows])
+
+  const moveTo = (index: number) => {
+    const next = Math.max(0, Math.min(rows.length - 1, index))
+    setActive(next)
+    virtualizer.scrollToIndex(next)
+  }
+
+  const findTyped = (char: string, at: number) => {
+    const t = typed.current
+    t.text = at - t.at > 700 ? char : t.text + char
+    t.at = at
+    const needle = t.text.toLowerCase()
+    for (let step = t.text.length === 1 ? 1 : 0; step <= rows.length; step++) {
+      const index = (active + step) % rows.length
+      if (rows[index]?.name.toLowerCase().startsWith(needle)) return moveTo(index)
+    }
+  }
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const row = current
+    if (!row) return
+    const key = event.key
+    const handled = () => event.preventDefault()
+    if (key === 'ArrowDown') return (handled(), moveTo(active + 1))
+    if (key === 'ArrowUp') return (handled(), moveTo(active - 1))
+    if (key === 'Home') return (handled(), moveTo(0))
+    if (key === 'End') return (handled(), moveTo(rows.length - 1))
+    if (key === 'PageDown') return (handled(), moveTo(active + 20))
+    if (key === 'PageUp') return (handled(), moveTo(active - 20))
+    if (key === 'ArrowRight' && row.isDir) {
+      handled()
+      return row.expanded ? moveTo(active + 1) : commands.toggle(row)
+    }
+    if (key === 'ArrowLeft') {
+      handled()
+      if (row.isDir && row.expanded) return commands.toggle(row)
+      const parent = rows.findIndex((r) => r.path === parentOf(row.path))
+      return parent >= 0 ? moveTo(parent) : undefined
+    }
+    if (key === 'Enter') return (handled(), row.isDir ? commands.toggle(row) : commands.open(row))
+    if (disabled) return
+    if (key === 'F2') return (handled(), commands.rename(row))
+    if (key === 'Delete') return (handled(), commands.remove(row))
+    if (key === 'ContextMenu' || (key === 'F10' && event.shiftKey)) {
+      handled()
+      const box = document.getElementById(`tree-row-${active}`)?.getBoundingClientRect()
+      return commands.menu(row, box?.left ?? 0, box?.bottom ?? 0)
+    }
+    if (key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey) findTyped(key, event.timeStamp)
+  }
+
+  const dropInto = (dir: string, event: React.DragEvent) => {
+    event.preventDefault()
+    setDropTarget(undefined)
+    if (disabled) return
+    const from = event.dataTransfer.getData(pathMime)
+    if (from) {
+      const to = `${dir}/${from.slice(from.lastIndexOf('/') + 1)}`
+      if (to !== from) void actions.move(from, to)
+    } else if (event.dataTransfer.types.includes('Files')) {
+      commands.upload(dir, event.dataTransfer)
+    }
+  }
+
+  return (
+    <div
+      ref={scroller}
+      className="tree-scroller"
+      role="tree"
+      aria-label="Files"
+      tabIndex={0}
+      aria-activedescendant={current ? `tree-row-${active}` : undefined}
+      onKeyDown={onKeyDown}
+      onDragOver={(e) => {
+        e.preventDefault()
+        setDropTarget(tree.root)
+      }}
+      onDragLeave={() => setDropTarget(undefined)}
+      onDrop={(e) => dropInto(tree.root, e)}
+      data-drop-target={dropTarget === tree.root}
+    >
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const row = rows[item.index] as TreeRow
+          const folder = row.isDir ? row.path : parentOf(row.path)
+          return (
+            // biome-ignore lint/a11y/useKeyWithClickEvents: the tree owns the keyboard (aria-activedescendant)
+            <div
+              key={row.path}
+              id={`tree-row-${item.index}`}
+              role="treeitem"
+              tabIndex={-1}
+              aria-level={row.depth}
+              aria-setsize={row.siblings}
+              aria-posinset={row.index}
+              aria-selected={item.index === active}
+              aria-expanded={row.isDir ? row.expanded : undefined}
+              aria-label={row.name}
+              title={row.isSymlink ? `${row.path} → ${row.entry.symlinkTarget}` : row.path}
+              className="tree-row"
+              data-active={item.index === active}
+              data-drop-target={dropTarget === row.path}
+              draggable={!disabled}
+              style={{ transform: `translateY(${item.start}px)`, paddingLeft: 6 + (row.depth - 1) * 14 }}
+              onClick={() => {
+                setActive(item.index)
+                if (row.isDir) commands.toggle(row)
+                else commands.open(row)
+              }}
+              onContextMenu={(e) => {
+                e.preventDefault()
+                setActive(item.index)
+                commands.menu(row, e.clientX, e.clientY)
+              }}
+              onDragStart={(e) => {
+                e.dataTransfer.setData(pathMime, row.path)
+                e.dataTransfer.effectAllowed = 'move'
+              }}
+              onDragOver={(e) => {
+                e.preventDefault()
+                e.stopPropagation()
+                setDropTarget(folder)
+              }}
+              onDrop={(e) => {
+                e.stopPropagation()
+                dropInto(folder, e)
+              }}
+            >
+              <span className="tree-chevron" aria-hidden="true">
+                {row.isDir ? (row.loading ? '…' : row.expanded ? '▾' : '▸') : ''}
+              </span>
+              <span aria-hidden="true">{row.isSymlink ? '🔗' : row.isDir ? '📁' : '📄'}</span>
+              <span className="tree-name">{displayName(row.name)}</span>
+            </div>
+          )
+        })}
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,126 @@
+import { Code, ConnectError, createClient } from '@connectrpc/connect'
+import { streamHeaders } from '../api/runtimeTransport'
+import { type EntryInfo, EventType, Filesystem, type FilesystemEvent } from '../gen/filesystem_pb'
+import { backoffDelay } from './backoff'
+import type { SandboxSession } from './SandboxSession'
+
+/** A change under the watched folder, with its absolute path (and its entry, for CREATE and WRITE). */
+export interface FileChange {
+  type: EventType
+  path: string
+  entry?: EntryInfo
+}
+
+/** What subscribers get: a batch of changes, or word that changes were missed (re-list). */
+export type WatchNotice = { kind: 'changes'; changes: FileChange[] } | { kind: 'resync' }
+
+/** Later events of a burst are gathered for at most this long. */
+const batchMs = 100
+
+/**
+ * One recursive WatchDir on a sandbox folder (the home), shared by the explorer and the editor.
+ * The first event goes out at once, the rest of a burst in batches of at most 100 ms. The stream
+ * has no cursor, so after it drops (or the sandbox pauses) subscribers are told to re-list what
+ * they show; it reconnects with backoff by itself, on a host shard of its own.
+ */
+export class FileWatch {
+  private readonly listeners = new Set<(notice: WatchNotice) => void>()
+  private readonly abort = new AbortController()
+  private pending: FileChange[] = []
+  private timer: ReturnType<typeof setTimeout> | undefined
+  private lastFlush = 0
+  private streaming = false
+  private attempt = 0
+  private retryTimer: ReturnType<typeof setTimeout> | undefined
+  private readonly unsubscribe: () => void
+  /** The absolute path of the watched folder, once the stream started. */
+  root: string | undefined
+
+  constructor(
+    private readonly session: SandboxSession,
+    private readonly path = '',
+  ) {
+    this.unsubscribe = session.subscribe(() => this.ensure())
+    this.ensure()
+  }
+
+  /** Receives every batch of changes and every resync. */
+  subscribe(listener: (notice: WatchNotice) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  dispose(): void {
+    this.abort.abort()
+    clearTimeout(this.timer)
+    clearTimeout(this.retryTimer)
+    this.unsubscribe()
+    this.listeners.clear()
+  }
+
+  private ensure(): void {
+    if (this.streaming || this.abort.signal.aborted || this.retryTimer) return
+    if (this.session.getSnapshot().state.kind !== 'running') return
+    void this.run()
+  }
+
+  private async run(): Promise<void> {
+    const transport = this.session.streamTransport()
+    const clients = this.session.clients
+    if (!transport || !clients) return
+    this.streaming = true
+    try {
+      this.root ??= (await clients.filesystem.stat({ path: this.path })).entry?.path
+      const stream = createClient(Filesystem, transport).watchDir(
+        { path: this.path, recursive: true, includeEntry: true },
+        { signal: this.abort.signal, headers: streamHeaders },
+      )
+      let started = false
+      for await (const response of stream) {
+        const event = response.event
+        if (event.case === 'start') {
+          // Anything may have changed while no stream was open.
+          if (this.attempt > 0 || started) this.emit({ kind: 'resync' })
+          started = true
+          this.attempt = 0
+        } else if (event.case === 'filesystem') {
+          this.queue(event.value)
+        }
+      }
+    } catch (err) {
+      if (this.abort.signal.aborted) return
+      if (err instanceof ConnectError && err.code === Code.NotFound) return
+    } finally {
+      this.streaming = false
+    }
+    if (this.abort.signal.aborted) return
+    this.attempt += 1
+    this.session.reportTrouble()
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined
+      this.ensure()
+    }, backoffDelay(this.attempt))
+  }
+
+  private queue(event: FilesystemEvent): void {
+    const path = event.name === '.' ? (this.root ?? '') : `${this.root}/${event.name}`
+    this.pending.push({ type: event.type, path, ...(event.entry ? { entry: event.entry } : {}) })
+    if (this.timer) return
+    const sinceLast = performance.now() - this.lastFlush
+    this.timer = setTimeout(() => this.flush(), sinceLast > batchMs ? 0 : batchMs)
+  }
+
+  private flush(): void {
+    this.timer = undefined
+    this.lastFlush = performance.now()
+    const changes = this.pending
+    this.pending = []
+    if (changes.length > 0) this.emit({ kind: 'changes', changes })
+  }
+
+  private emit(notice: WatchNotice): void {
+    for (const listener of this.listeners) listener(notice)
+  }
+}
+
+export { EventType }
