@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
+import { request } from 'node:https'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -32,8 +33,13 @@ export class LocalStack {
     private readonly extraArgs: string[] = [],
   ) {}
 
+  /** Started with `--tls`: HTTPS (HTTP/2) with a self-signed certificate. */
+  get tls(): boolean {
+    return this.extraArgs.includes('--tls')
+  }
+
   get url(): string {
-    return `http://127.0.0.1:${this.port}`
+    return `${this.tls ? 'https' : 'http'}://127.0.0.1:${this.port}`
   }
 
   /** Starts the stack and waits for its banner. */
@@ -81,15 +87,38 @@ export class LocalStack {
 
   /** Calls the stack's E2B platform API with its key. */
   api(method: string, path: string, body?: unknown): Promise<Response> {
-    return fetch(`${this.url}${path}`, {
-      method,
-      headers: { 'X-API-Key': this.apiKey, 'Content-Type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    })
+    const headers = { 'X-API-Key': this.apiKey, 'Content-Type': 'application/json' }
+    const text = body === undefined ? undefined : JSON.stringify(body)
+    if (this.tls) return insecureHttps(`${this.url}${path}`, method, headers, text)
+    return fetch(`${this.url}${path}`, { method, headers, ...(text === undefined ? {} : { body: text }) })
   }
 
   async dispose(): Promise<void> {
     await this.stop()
     rmSync(this.dataDir, { recursive: true, force: true })
   }
+}
+
+/** One HTTPS exchange that accepts the stack's self-signed certificate (Node's fetch cannot be told to). */
+function insecureHttps(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers, rejectUnauthorized: false }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.on('end', () => {
+        const status = res.statusCode ?? 502
+        const empty = status === 204 || status === 304
+        resolve(
+          new Response(empty ? null : Buffer.concat(chunks), { status, headers: res.headers as HeadersInit }),
+        )
+      })
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
 }

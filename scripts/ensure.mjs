@@ -17,6 +17,8 @@ const debianNeeds = {
   test: [
     ['/usr/bin/chromium', 'chromium'],
     ['/usr/bin/bwrap', 'bubblewrap'],
+    // The --tls tests (and `npm start -- --tls`) make their certificate with it.
+    ['/usr/bin/openssl', 'openssl'],
   ],
   bench: [['/usr/bin/bwrap', 'bubblewrap']],
 }

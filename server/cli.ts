@@ -27,9 +27,17 @@ const isolation =
   platform.launcher.isolation === 'bubblewrap'
     ? `isolated with bubblewrap, paused with ${platform.launcher.freezer}`
     : `NOT ISOLATED: ${platform.launcher.warning ?? 'bubblewrap is unavailable'}`
-const sandboxLine = config.defaultSandbox
-  ? `default sandbox ${await ensureDefaultSandbox(platform.manager, { dataDir: config.dataDir, timeoutSeconds: config.defaultSandboxTimeout })}`
-  : 'no default sandbox'
+const defaultId = config.defaultSandbox
+  ? await ensureDefaultSandbox(platform.manager, {
+      dataDir: config.dataDir,
+      timeoutSeconds: config.defaultSandboxTimeout,
+    })
+  : undefined
+const sandboxLine = defaultId ? `default sandbox ${defaultId}` : 'no default sandbox'
+// A self-signed certificate: the browser asks once per host name (the IDE's, and each sandbox's).
+const tlsLine = platform.certificate
+  ? `\n  HTTPS:         HTTP/2, self-signed certificate ${shownData}/tls/cert.pem; accept it for the IDE\n                 and once per sandbox: https://49983-${defaultId ?? '{id}'}.localhost:${platform.port}/health`
+  : ''
 console.log(`
 Sandbox IDE is running.
 
@@ -37,7 +45,7 @@ Sandbox IDE is running.
   Sandboxes:     ${sandboxLine}; ${isolation}
   E2B API:       E2B_API_URL=${platform.url} E2B_SANDBOX_URL=${platform.url}
   API key:       ${platform.apiKeyGenerated ? `${platform.apiKey}  (new; kept in ${shownData}/api-key)` : `in ${config.apiKey ? 'SANDBOX_API_KEY / --api-key' : `${shownData}/api-key`}`}
-  Data folder:   ${shownData}
+  Data folder:   ${shownData}${tlsLine}
 
 Ctrl-C stops everything; sandbox files are kept.
 `)

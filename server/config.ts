@@ -16,6 +16,8 @@ export interface PlatformConfig {
   defaultSandboxTimeout: number
   defaultSandbox: boolean
   isolation: 'auto' | 'none'
+  /** Serve HTTPS with HTTP/2 (and HTTP/1.1) using a self-signed certificate kept in dataDir. */
+  tls?: boolean
 }
 
 export const platformUsage = `Usage: npm start -- [options]
@@ -36,6 +38,9 @@ Options:
                                runs out (default 3600)
   --no-default-sandbox         do not create or resume a default sandbox
   --no-isolation               run sandboxes without bubblewrap (not isolated)
+  --tls                        serve HTTPS with HTTP/2 (also $SANDBOX_TLS=1), with a self-signed
+                               certificate for localhost made once into the data folder; lets
+                               Chromium stream keystrokes (StreamInput)
   -h, --help                   show this help
 `
 
@@ -64,6 +69,7 @@ export function parsePlatformConfig(
       'default-sandbox-timeout': { type: 'string' },
       'no-default-sandbox': { type: 'boolean' },
       'no-isolation': { type: 'boolean' },
+      tls: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -83,5 +89,6 @@ export function parsePlatformConfig(
     defaultSandboxTimeout: positiveInt('--default-sandbox-timeout', values['default-sandbox-timeout'], 3600),
     defaultSandbox: !values['no-default-sandbox'],
     isolation: values['no-isolation'] ? 'none' : 'auto',
+    tls: values.tls === true || env.SANDBOX_TLS === '1',
   }
 }

@@ -2,7 +2,7 @@ import { create } from '@bufbuild/protobuf'
 import { Code, ConnectError, createClient } from '@connectrpc/connect'
 import { streamHeaders } from '../api/runtimeTransport'
 import { type ConnectResponse, Process, type ProcessEvent, ProcessSelectorSchema } from '../gen/process_pb'
-import { InputQueue } from './inputQueue'
+import { createInputChannel, type InputChannel } from './inputChannel'
 import type { SandboxSession } from './SandboxSession'
 
 /** Where a terminal's process stands. */
@@ -46,10 +46,11 @@ function shellEnv(): Record<string, string> {
 
 /**
  * One terminal: a login shell in a PTY, started with Start (no Connect-Timeout-Ms: on Start it
- * would be the process's lifetime), output as bytes into the sink, keystrokes through an
- * InputQueue of SendInput calls, resizes by a debounced Update. When its stream drops it waits
- * for the sandbox to run again and reattaches with Connect, replaying what it missed from its
- * byte offset; a gap the runtime no longer holds is shown, never hidden.
+ * would be the process's lifetime), output as bytes into the sink, keystrokes through an input
+ * channel (StreamInput where the browser can stream, else SendInput), resizes by a debounced
+ * Update. When its stream drops it waits for the sandbox to run again and reattaches with
+ * Connect, replaying what it missed from its byte offset; a gap the runtime no longer holds is
+ * shown, never hidden.
  */
 export class TerminalConnection {
   private pid: number | undefined
@@ -61,7 +62,7 @@ export class TerminalConnection {
   /** Bytes of output received since the process started. */
   private offset = 0
   private readonly abort = new AbortController()
-  private readonly input: InputQueue
+  private readonly input: InputChannel
   private resizeTimer: ReturnType<typeof setTimeout> | undefined
   private size: { cols: number; rows: number }
   private unsubscribe: (() => void) | undefined
@@ -76,10 +77,14 @@ export class TerminalConnection {
   ) {
     this.size = { cols: options.cols, rows: options.rows }
     this.pid = options.existingPid
-    this.input = new InputQueue(
-      (data) => this.sendInput(data),
-      () => this.session.reportTrouble(),
-    )
+    this.input = createInputChannel({
+      sendInput: (data) => this.sendInput(data),
+      onError: () => this.session.reportTrouble(),
+      streamTarget: () => {
+        const endpoint = this.session.endpoint
+        return endpoint && this.pid !== undefined ? { ...endpoint, pid: this.pid } : undefined
+      },
+    })
     this.unsubscribe = session.subscribe(() => this.onSessionChange())
   }
 
@@ -109,6 +114,7 @@ export class TerminalConnection {
   dispose(): void {
     this.ended = true
     this.abort.abort()
+    this.input.dispose()
     clearTimeout(this.resizeTimer)
     this.unsubscribe?.()
   }

@@ -1,13 +1,16 @@
+import type { InputChannel } from './inputChannel'
+
 /**
  * Keystrokes for one process, sent by unary calls (SendInput works in every browser and over
  * HTTP/1.1): one call in flight at a time, and whatever was typed meanwhile joined into the next
  * call, so input is never reordered and a fast typist costs few requests. A failed call keeps
  * its bytes at the front of the queue for `retry`; nothing typed is ever dropped silently.
  */
-export class InputQueue {
+export class InputQueue implements InputChannel {
   private pending: Uint8Array[] = []
   private inFlight = false
   private failed = false
+  private disposed = false
 
   constructor(
     private readonly send: (data: Uint8Array) => Promise<void>,
@@ -39,6 +42,12 @@ export class InputQueue {
     this.pending = []
   }
 
+  /** Forgets queued input and sends nothing more. */
+  dispose(): void {
+    this.disposed = true
+    this.pending = []
+  }
+
   private take(): Uint8Array {
     const total = Math.min(this.queuedBytes, this.maxChunkBytes)
     const out = new Uint8Array(total)
@@ -55,7 +64,7 @@ export class InputQueue {
   }
 
   private async pump(): Promise<void> {
-    if (this.inFlight || this.failed) return
+    if (this.inFlight || this.failed || this.disposed) return
     this.inFlight = true
     try {
       while (this.pending.length > 0 && !this.failed) {

@@ -5,16 +5,18 @@ import { browserHost } from './browserHost'
 
 /**
  * How the browser reaches a local sandbox's runtime: through the platform's router by host name,
- * on the port the browser used for this request, so it works whichever loopback name (or proxy
- * port) the page was opened with; `*.localhost` always resolves to loopback.
+ * on the scheme and port the browser used for this request, so it works whichever loopback name
+ * (or proxy port) the page was opened with; `*.localhost` always resolves to loopback. Over
+ * HTTPS (`--tls`) the runtime is HTTP/2 too, where the browser can stream keystrokes.
  */
 export function localSession(record: SandboxRecord, req: IncomingMessage, envdVersion: string) {
   const port = browserHost(req.headers.host)?.port
+  const scheme = (req.socket as { encrypted?: boolean } | undefined)?.encrypted ? 'https' : 'http'
   return {
     source: 'local' as const,
     sandboxId: record.sandboxID,
     state: record.state,
-    runtimeUrl: `http://${envdPort}-${record.sandboxID}.localhost${port ? `:${port}` : ''}`,
+    runtimeUrl: `${scheme}://${envdPort}-${record.sandboxID}.localhost${port ? `:${port}` : ''}`,
     accessToken: record.envdAccessToken,
     endAt: record.endAt,
     envdVersion,

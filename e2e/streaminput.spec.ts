@@ -1,0 +1,141 @@
+import { expect, type Page, test } from '@playwright/test'
+import { WorkbenchPage } from './pages/WorkbenchPage'
+import { freePort, LocalStack } from './stack'
+
+// Keystrokes by StreamInput where the page reaches the runtime over HTTPS with HTTP/2 in
+// Chromium, by SendInput everywhere else and whenever a stream fails, always in order.
+
+test.describe.configure({ mode: 'serial' })
+
+/** Every runtime RPC the page makes, as `Method` names, and the HTTP version of each answer. */
+async function watchRpcs(page: Page) {
+  const calls: string[] = []
+  const protocols = new Map<string, Set<string>>()
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname
+    if (path.startsWith('/process.Process/')) calls.push(path.slice('/process.Process/'.length))
+  })
+  // Playwright does not say which HTTP version a request used; the DevTools protocol does.
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('Network.enable')
+  cdp.on('Network.responseReceived', ({ response }) => {
+    const path = new URL(response.url).pathname
+    if (!path.startsWith('/process.Process/')) return
+    const method = path.slice('/process.Process/'.length)
+    protocols.set(method, new Set([...(protocols.get(method) ?? []), response.protocol ?? '?']))
+  })
+  const fallbacks: string[] = []
+  page.on('console', (message) => {
+    if (message.text().includes('StreamInput failed')) fallbacks.push(message.text())
+  })
+  return { calls, protocols, fallbacks, count: (method: string) => calls.filter((c) => c === method).length }
+}
+
+/** Types text as quick keystrokes (one key event each) and runs it, checking it came back whole. */
+const burst = 'abcdefghijklmnopqrstuvwxyz0123456789'.repeat(3)
+
+test.describe('over HTTPS (--tls)', () => {
+  test.use({ ignoreHTTPSErrors: true })
+  let stack: LocalStack
+  test.beforeAll(async () => {
+    stack = new LocalStack(await freePort(), ['--tls'])
+    await stack.start()
+  })
+  test.afterAll(() => stack.dispose())
+
+  test('keystrokes go by StreamInput over HTTP/2, whole and in order', async ({ page }) => {
+    const rpcs = await watchRpcs(page)
+    const wb = new WorkbenchPage(page)
+    await wb.goto(stack.url)
+    expect(stack.url).toMatch(/^https:/)
+    await wb.run('echo stream-$((6*7))', 'stream-42')
+    // A fast burst of keys: each goes out as it is typed, none lost or swapped.
+    await wb.run(`echo ${burst} | rev`, burst.split('').reverse().join(''))
+    expect(rpcs.count('StreamInput')).toBeGreaterThan(0)
+    expect(rpcs.count('SendInput')).toBe(0)
+    expect(rpcs.fallbacks).toEqual([])
+    await expect.poll(() => [...(rpcs.protocols.get('StreamInput') ?? [])]).toEqual(['h2'])
+  })
+
+  test('a big paste goes out in acknowledged pieces and arrives intact', async ({ page }) => {
+    const rpcs = await watchRpcs(page)
+    const wb = new WorkbenchPage(page)
+    await wb.goto(stack.url)
+    // 200 KiB in short lines (a tty in canonical mode takes at most 4095 bytes a line).
+    const lines = Array.from({ length: 2560 }, (_, i) => `${String(i).padStart(5, '0')} ${'x'.repeat(73)}\n`)
+    const text = lines.join('')
+    await wb.run('stty -echo; cat > /tmp/paste.txt', '$')
+    // A paste event, as Ctrl+Shift+V gives, without needing the clipboard.
+    await wb.terminal.locator('textarea').evaluate((textarea, pasted) => {
+      const data = new DataTransfer()
+      data.setData('text/plain', pasted)
+      textarea.dispatchEvent(
+        new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+      )
+    }, text)
+    await page.keyboard.press('Control+D')
+    await wb.run('stty echo; wc -c < /tmp/paste.txt; tail -n 1 /tmp/paste.txt', `${text.length}`)
+    await expect(wb.terminalRows).toContainText(lines.at(-1)?.trim() ?? '')
+    // At most 64 KiB a call: four or more calls, and no SendInput.
+    expect(rpcs.count('StreamInput')).toBeGreaterThanOrEqual(4)
+    expect(rpcs.count('SendInput')).toBe(0)
+  })
+
+  test('a StreamInput that fails falls back to SendInput, and what was typed arrives once, in order', async ({
+    page,
+  }) => {
+    const rpcs = await watchRpcs(page)
+    // The first call streams through; every later one fails as a dropped connection would.
+    let streams = 0
+    await page.route('**/process.Process/StreamInput', async (route) => {
+      streams += 1
+      if (streams === 1) await route.continue()
+      else await route.abort('connectionreset')
+    })
+    const wb = new WorkbenchPage(page)
+    await wb.goto(stack.url)
+    await wb.run('echo first-$((1+1))', 'first-2')
+    await expect.poll(() => rpcs.count('StreamInput')).toBe(1)
+    expect(rpcs.count('SendInput')).toBe(0) // the first call streamed it all on its own
+    // The first call is acknowledged after a second of quiet; the next one then fails.
+    await page.waitForTimeout(1500)
+    await wb.run(`echo ${burst}-$((2+3))`, `${burst}-5`)
+    await wb.run('echo after-$((3+4))', 'after-7')
+    expect(rpcs.fallbacks).toHaveLength(1)
+    expect(rpcs.count('SendInput')).toBeGreaterThan(0)
+    const text = await wb.terminalText()
+    // Each command ran exactly once (its output line once, besides the echoed command line).
+    expect(text.split('\n').filter((line) => line === `${burst}-5`)).toHaveLength(1)
+    expect(text.split('\n').filter((line) => line === 'after-7')).toHaveLength(1)
+  })
+
+  test('a browser that cannot stream at all (the first call fails) loses nothing', async ({ page }) => {
+    const rpcs = await watchRpcs(page)
+    await page.route('**/process.Process/StreamInput', (route) => route.abort('failed'))
+    const wb = new WorkbenchPage(page)
+    await wb.goto(stack.url)
+    await wb.run(`echo ${burst} | rev`, burst.split('').reverse().join(''))
+    expect(rpcs.fallbacks).toHaveLength(1)
+    expect(rpcs.count('StreamInput')).toBe(1)
+    expect(rpcs.count('SendInput')).toBeGreaterThan(0)
+  })
+})
+
+test.describe('over plain HTTP', () => {
+  let stack: LocalStack
+  test.beforeAll(async () => {
+    stack = new LocalStack(await freePort())
+    await stack.start()
+  })
+  test.afterAll(() => stack.dispose())
+
+  test('keystrokes go by SendInput only, and arrive in order', async ({ page }) => {
+    const rpcs = await watchRpcs(page)
+    const wb = new WorkbenchPage(page)
+    await wb.goto(stack.url)
+    await wb.run(`echo ${burst} | rev`, burst.split('').reverse().join(''))
+    expect(rpcs.count('SendInput')).toBeGreaterThan(0)
+    expect(rpcs.count('StreamInput')).toBe(0)
+    expect(rpcs.fallbacks).toEqual([]) // http is not a failure, just not a place to stream
+  })
+})

@@ -1,0 +1,42 @@
+import { type StreamInputTarget, supportsRequestStreams } from '../api/streamInputTransport'
+import { InputQueue } from './inputQueue'
+import { StreamInputChannel } from './streamInputChannel'
+
+/** Where a terminal's keystrokes go: in order, never lost, however they travel. */
+export interface InputChannel {
+  /** Queues input; it goes out in order. */
+  push(data: Uint8Array): void
+  /** After a failure, or once the process is known, sends what waits. */
+  retry(): void
+  /** Forgets queued input (the process is gone). */
+  clear(): void
+  /** Stops sending, forgets what waits, ends any open call. */
+  dispose(): void
+}
+
+export interface InputChannelOptions {
+  /** One SendInput call. */
+  sendInput(data: Uint8Array): Promise<void>
+  /** A SendInput call failed; its bytes wait for `retry`. */
+  onError(err: unknown): void
+  /** Where StreamInput goes, once the process is known. */
+  streamTarget(): StreamInputTarget | undefined
+  /** Feature detection (tests replace it). */
+  supportsStreams?: () => boolean
+}
+
+/**
+ * The input channel for one terminal: StreamInput where the browser can stream a request body
+ * (Chromium, and only to an https runtime, which means HTTP/2), falling back to SendInput for
+ * good at its first failure; SendInput everywhere else.
+ */
+export function createInputChannel(options: InputChannelOptions): InputChannel {
+  const sendInputQueue = () => new InputQueue(options.sendInput, options.onError)
+  if (!(options.supportsStreams ?? supportsRequestStreams)()) return sendInputQueue()
+  return new StreamInputChannel({
+    target: options.streamTarget,
+    fallback: sendInputQueue,
+    // Not an error to show: input goes on by SendInput. Said once, for whoever debugs it.
+    onFallback: (reason) => console.info(`terminal input: StreamInput failed (${reason}); using SendInput`),
+  })
+}

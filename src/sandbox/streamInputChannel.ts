@@ -1,0 +1,196 @@
+import {
+  openStreamInput,
+  type StreamInputCall,
+  StreamInputHttpError,
+  type StreamInputTarget,
+} from '../api/streamInputTransport'
+import type { InputChannel } from './inputChannel'
+
+export interface StreamInputChannelOptions {
+  /** Where to stream; undefined until the process is known (input then waits for `retry`). */
+  target(): StreamInputTarget | undefined
+  /** Makes the SendInput channel this terminal switches to, for good, when streaming fails. */
+  fallback(): InputChannel
+  /** Told once, with the reason, when a failure made the terminal switch to SendInput. */
+  onFallback?(reason: string): void
+  /** Opens a call (tests give a fake). */
+  open?(target: StreamInputTarget): StreamInputCall
+  /** A burst of typing ends, and is acknowledged, after this much silence. */
+  burstIdleMs?: number
+  /** ...or once it carried this many bytes, so a big paste goes out in acknowledged pieces. */
+  maxBurstBytes?: number
+}
+
+/** One StreamInput call and what was written to it, kept until the runtime acknowledges it. */
+interface Burst {
+  call: StreamInputCall
+  written: Uint8Array[]
+  bytes: number
+  ending: boolean
+}
+
+function reasonOf(err: unknown): string {
+  if (err instanceof StreamInputHttpError) return err.message
+  if (err instanceof Error) return `${err.name}: ${err.message}`
+  return String(err)
+}
+
+/**
+ * Keystrokes for one process over StreamInput: each keystroke goes out as soon as it is typed,
+ * with no round trip to wait for, on one call per burst of typing.
+ *
+ * StreamInput says what the runtime accepted only when the call ends (its `{}`), so a call is
+ * ended after a short silence or a size limit and the bytes written to it are kept until then;
+ * at most one call is open, and input typed while one ends waits for it, so order is kept.
+ *
+ * Any failure (a TypeError from fetch where the browser could not stream, a 505, an HTTP or
+ * Connect error, a dropped connection) switches this terminal to SendInput for good, and the
+ * bytes of the failed call are sent again there, ahead of anything typed later. The trade-off:
+ * when a connection drops mid-call the runtime may have received part of it, and that part is
+ * then typed twice. We prefer that to losing it, as InputQueue does when a SendInput call fails
+ * after the runtime ran it: a missing keystroke is silent, a repeated one shows in the echo.
+ * The short burst bounds what can repeat, and the common failure (a browser or an HTTP/1.1 hop
+ * that cannot stream) fails before the runtime sees anything, so nothing repeats there.
+ */
+export class StreamInputChannel implements InputChannel {
+  private queued: Uint8Array[] = []
+  private burst: Burst | undefined
+  private idleTimer: ReturnType<typeof setTimeout> | undefined
+  private fallen: InputChannel | undefined
+  private disposed = false
+  private readonly open: (target: StreamInputTarget) => StreamInputCall
+  private readonly burstIdleMs: number
+  private readonly maxBurstBytes: number
+
+  constructor(private readonly options: StreamInputChannelOptions) {
+    this.open = options.open ?? ((target) => openStreamInput(target))
+    this.burstIdleMs = options.burstIdleMs ?? 1000
+    this.maxBurstBytes = options.maxBurstBytes ?? 64 * 1024
+  }
+
+  /** Whether input now goes by SendInput (the runtime is not https, or streaming failed). */
+  get usesFallback(): boolean {
+    return this.fallen !== undefined
+  }
+
+  push(data: Uint8Array): void {
+    if (data.length === 0 || this.disposed) return
+    if (this.fallen) {
+      this.fallen.push(data)
+      return
+    }
+    this.queued.push(data)
+    this.pump()
+  }
+
+  retry(): void {
+    if (this.fallen) this.fallen.retry()
+    else this.pump()
+  }
+
+  clear(): void {
+    this.queued = []
+    this.dropBurst()
+    this.fallen?.clear()
+  }
+
+  dispose(): void {
+    this.disposed = true
+    this.queued = []
+    this.dropBurst()
+    this.fallen?.dispose()
+  }
+
+  private pump(): void {
+    if (this.disposed || this.fallen || this.queued.length === 0) return
+    // The next call starts only once this one is acknowledged: two calls could interleave.
+    if (this.burst?.ending) return
+    if (!this.burst) {
+      const target = this.options.target()
+      if (!target) return
+      // Browsers stream a request body only over HTTP/2, and only over TLS: http never can.
+      if (new URL(target.runtimeUrl).protocol !== 'https:') {
+        this.fallBack(undefined)
+        return
+      }
+      this.burst = this.begin(target)
+    }
+    const burst = this.burst
+    while (this.queued.length > 0 && burst.bytes < this.maxBurstBytes) {
+      const chunk = this.take(this.maxBurstBytes - burst.bytes)
+      burst.call.write(chunk)
+      burst.written.push(chunk)
+      burst.bytes += chunk.length
+    }
+    clearTimeout(this.idleTimer)
+    if (burst.bytes >= this.maxBurstBytes) this.end(burst)
+    else this.idleTimer = setTimeout(() => this.end(burst), this.burstIdleMs)
+  }
+
+  private begin(target: StreamInputTarget): Burst {
+    const burst: Burst = { call: this.open(target), written: [], bytes: 0, ending: false }
+    burst.call.result.then(
+      () => this.acknowledged(burst),
+      (err: unknown) => this.failed(burst, err),
+    )
+    return burst
+  }
+
+  private end(burst: Burst): void {
+    if (burst.ending || burst !== this.burst) return
+    clearTimeout(this.idleTimer)
+    burst.ending = true
+    void burst.call.finish()
+  }
+
+  private acknowledged(burst: Burst): void {
+    if (burst !== this.burst) return
+    this.burst = undefined
+    this.pump()
+  }
+
+  private failed(burst: Burst, err: unknown): void {
+    if (burst !== this.burst || this.disposed) return
+    clearTimeout(this.idleTimer)
+    this.burst = undefined
+    // From the first byte not known to be delivered: all of this call's, then what waited.
+    this.queued = [...burst.written, ...this.queued]
+    this.fallBack(reasonOf(err))
+  }
+
+  /** Hands every queued byte, in order, to SendInput, which takes all input from now on. */
+  private fallBack(reason: string | undefined): void {
+    const fallen = this.options.fallback()
+    this.fallen = fallen
+    if (reason !== undefined) this.options.onFallback?.(reason)
+    const pending = this.queued
+    this.queued = []
+    for (const chunk of pending) fallen.push(chunk)
+  }
+
+  private dropBurst(): void {
+    clearTimeout(this.idleTimer)
+    const burst = this.burst
+    this.burst = undefined
+    burst?.call.abort()
+  }
+
+  /** Up to `limit` queued bytes, joined into one message, from the front. */
+  private take(limit: number): Uint8Array {
+    const total = Math.min(
+      limit,
+      this.queued.reduce((sum, d) => sum + d.length, 0),
+    )
+    const out = new Uint8Array(total)
+    let filled = 0
+    while (filled < total) {
+      const head = this.queued[0] as Uint8Array
+      const part = head.subarray(0, total - filled)
+      out.set(part, filled)
+      filled += part.length
+      if (part.length === head.length) this.queued.shift()
+      else this.queued[0] = head.subarray(part.length)
+    }
+    return out
+  }
+}
