@@ -13,13 +13,15 @@ function harness() {
 }
 
 describe('FrameWriter', () => {
-  it('writes the chunks of one frame as one write, in order', () => {
+  it('writes at once when idle, and gathers what comes while a write is pending into the next frame', () => {
     const { writer, writes, runFrame } = harness()
-    writer.push(new Uint8Array([1, 2]))
-    writer.push(new Uint8Array([3]))
-    expect(writes).toHaveLength(0)
+    writer.push(new Uint8Array([1]))
+    expect(writes.map((w) => [...w.data])).toEqual([[1]])
+    writer.push(new Uint8Array([2, 3]))
+    writer.push(new Uint8Array([4]))
+    expect(writes).toHaveLength(1)
     runFrame()
-    expect(writes.map((w) => [...w.data])).toEqual([[1, 2, 3]])
+    expect(writes.map((w) => [...w.data])).toEqual([[1], [2, 3, 4]])
   })
 
   it('holds the reader back while too much is unparsed, and lets it go once parsed', async () => {

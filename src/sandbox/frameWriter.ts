@@ -1,7 +1,7 @@
 /** Bytes handed to the terminal but not yet parsed, above which reading the stream stops... */
-export const pauseAboveBytes = 1024 * 1024
+export const pauseAboveBytes = 256 * 1024
 /** ...and below which it goes on. */
-export const resumeBelowBytes = 256 * 1024
+export const resumeBelowBytes = 64 * 1024
 
 /**
  * Output on its way into a terminal emulator: chunks that arrive within one frame are written as
@@ -24,11 +24,18 @@ export class FrameWriter {
     private readonly nextFrame: (callback: () => void) => void,
   ) {}
 
-  /** Queues output for the next frame. */
+  /**
+   * Hands output to the emulator: at once when it is idle (a keystroke's echo must not wait for
+   * a frame), otherwise gathered into one write at the next frame.
+   */
   push(data: Uint8Array): void {
     if (this.disposed || data.length === 0) return
     this.queued.push(data)
     this.queuedBytes += data.length
+    if (this.pendingBytes === 0 && !this.scheduled) {
+      this.flush()
+      return
+    }
     if (!this.scheduled) {
       this.scheduled = true
       this.nextFrame(() => this.flush())

@@ -12,9 +12,9 @@ export const replayCapacityBytes = 1024 * 1024
 const ptyChunkBytes = 16 * 1024
 const pipeChunkBytes = 32 * 1024
 /** A subscriber further behind than this pauses the process's output... */
-const pauseAboveBytes = 512 * 1024
+const pauseAboveBytes = 256 * 1024
 /** ...until every subscriber is back below this. */
-const resumeBelowBytes = 128 * 1024
+const resumeBelowBytes = 64 * 1024
 /** Output arriving within this long of other output is gathered, for at most `gatherForMs`. */
 const busyWithinMs = 5
 const gatherForMs = 2
