@@ -83,34 +83,53 @@ export function FileTreeView({
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const row = current
     if (!row) return
-    const key = event.key
-    const handled = () => event.preventDefault()
-    if (key === 'ArrowDown') return (handled(), moveTo(active + 1))
-    if (key === 'ArrowUp') return (handled(), moveTo(active - 1))
-    if (key === 'Home') return (handled(), moveTo(0))
-    if (key === 'End') return (handled(), moveTo(rows.length - 1))
-    if (key === 'PageDown') return (handled(), moveTo(active + 20))
-    if (key === 'PageUp') return (handled(), moveTo(active - 20))
-    if (key === 'ArrowRight' && row.isDir) {
-      handled()
-      return row.expanded ? moveTo(active + 1) : commands.toggle(row)
-    }
-    if (key === 'ArrowLeft') {
-      handled()
-      if (row.isDir && row.expanded) return commands.toggle(row)
-      const parent = rows.findIndex((r) => r.path === parentOf(row.path))
-      return parent >= 0 ? moveTo(parent) : undefined
-    }
-    if (key === 'Enter') return (handled(), row.isDir ? commands.toggle(row) : commands.open(row))
-    if (disabled) return
-    if (key === 'F2') return (handled(), commands.rename(row))
-    if (key === 'Delete') return (handled(), commands.remove(row))
-    if (key === 'ContextMenu' || (key === 'F10' && event.shiftKey)) {
-      handled()
+    const parent = () => rows.findIndex((r) => r.path === parentOf(row.path))
+    const menuAt = () => {
       const box = document.getElementById(`tree-row-${active}`)?.getBoundingClientRect()
-      return commands.menu(row, box?.left ?? 0, box?.bottom ?? 0)
+      commands.menu(row, box?.left ?? 0, box?.bottom ?? 0)
     }
-    if (key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey) findTyped(key, event.timeStamp)
+    const actionFor = (key: string): (() => void) | undefined => {
+      switch (key) {
+        case 'ArrowDown':
+          return () => moveTo(active + 1)
+        case 'ArrowUp':
+          return () => moveTo(active - 1)
+        case 'Home':
+          return () => moveTo(0)
+        case 'End':
+          return () => moveTo(rows.length - 1)
+        case 'PageDown':
+          return () => moveTo(active + 20)
+        case 'PageUp':
+          return () => moveTo(active - 20)
+        case 'ArrowRight':
+          return () => {
+            if (!row.isDir) return
+            if (row.expanded) moveTo(active + 1)
+            else commands.toggle(row)
+          }
+        case 'ArrowLeft':
+          return () => {
+            if (row.isDir && row.expanded) commands.toggle(row)
+            else if (parent() >= 0) moveTo(parent())
+          }
+        case 'Enter':
+          return () => (row.isDir ? commands.toggle(row) : commands.open(row))
+      }
+      if (disabled) return undefined
+      if (key === 'F2') return () => commands.rename(row)
+      if (key === 'Delete') return () => commands.remove(row)
+      if (key === 'ContextMenu') return menuAt
+      return undefined
+    }
+    const key = event.key === 'F10' && event.shiftKey ? 'ContextMenu' : event.key
+    const action = actionFor(key)
+    if (action) {
+      event.preventDefault()
+      action()
+    } else if (key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      findTyped(key, event.timeStamp)
+    }
   }
 
   const dropInto = (dir: string, event: React.DragEvent) => {

@@ -176,7 +176,7 @@ export class FileTree {
       if (key === path || key.startsWith(prefix)) this.expanded.delete(key)
   }
 
-  private ordered(path: string, dir: DirState): string[] {
+  private ordered(dir: DirState): string[] {
     dir.order ??= [...dir.children.values()].sort(compareEntries).map((e) => e.name)
     return dir.order
   }
@@ -186,7 +186,7 @@ export class FileTree {
     const walk = (path: string, depth: number) => {
       const dir = this.dirs.get(path)
       if (!dir) return
-      const names = this.ordered(path, dir).filter((n) => this.showHidden || !n.startsWith('.'))
+      const names = this.ordered(dir).filter((n) => this.showHidden || !n.startsWith('.'))
       names.forEach((name, index) => {
         const entry = dir.children.get(name) as EntryInfo
         const childPath = path === '/' ? `/${name}` : `${path}/${name}`
