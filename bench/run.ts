@@ -1,14 +1,20 @@
 // `npm run bench`: measures and prints a table of medians. Benchmarks are not tests: nothing here fails on a time.
-// `npm run bench -- runtime` (or codec, platform) runs one group.
+// `npm run bench -- runtime` (or codec, platform, terminal, explorer, editor) runs one group.
 import { codecFigures } from './codec.bench'
+import { editorFigures } from './editor.bench'
+import { explorerFigures } from './explorer.bench'
 import { platformFigures } from './platform.bench'
 import { runtimeFigures } from './runtime.bench'
 import { type Figure, printTable } from './table'
+import { terminalFigures } from './terminal/terminal.bench'
 
 const groups: Record<string, () => Promise<Figure[]>> = {
   codec: codecFigures,
   runtime: runtimeFigures,
   platform: platformFigures,
+  terminal: terminalFigures,
+  explorer: explorerFigures,
+  editor: editorFigures,
 }
 const chosen = process.argv.slice(2)
 const figures: Figure[] = []

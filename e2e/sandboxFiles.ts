@@ -5,7 +5,7 @@ export class SandboxFiles {
   private constructor(
     private readonly stack: LocalStack,
     readonly sandboxId: string,
-    private readonly token: string,
+    private readonly accessToken: string,
   ) {}
 
   /** The default sandbox of a stack. */
@@ -20,9 +20,14 @@ export class SandboxFiles {
     return new SandboxFiles(stack, id, detail.envdAccessToken)
   }
 
+  /** The sandbox's access token (for calls a page makes itself). */
+  async token(): Promise<string> {
+    return this.accessToken
+  }
+
   // Node cannot resolve *.localhost, so calls go to the router by the E2b-Sandbox-Id header.
   private headers(extra: Record<string, string> = {}): Record<string, string> {
-    return { 'X-Access-Token': this.token, 'E2b-Sandbox-Id': this.sandboxId, ...extra }
+    return { 'X-Access-Token': this.accessToken, 'E2b-Sandbox-Id': this.sandboxId, ...extra }
   }
 
   /** The entry at a path, or undefined when there is none. */

@@ -1,0 +1,180 @@
+import { chromium } from '@playwright/test'
+import { chromiumLaunchOptions } from '../e2e/chromium'
+import { SandboxFiles } from '../e2e/sandboxFiles'
+import { freePort, LocalStack } from '../e2e/stack'
+import { type Figure, median } from './table'
+
+const percentile = (samples: number[], p: number) => {
+  const sorted = [...samples].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] as number
+}
+
+/**
+ * Explorer figures (issue 7), in headless Chromium against the real stack: a folder of 100,000
+ * entries (ListDir, first rows on screen, scroll frames), watch latency from a file created in
+ * the sandbox to its row on screen, and a burst of 1,000 files until all are shown.
+ */
+export async function explorerFigures(): Promise<Figure[]> {
+  const stack = new LocalStack(await freePort())
+  await stack.start()
+  const browser = await chromium.launch(chromiumLaunchOptions())
+  try {
+    const files = await SandboxFiles.of(stack)
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+    // tsx names functions with an __name() helper; code sent to page.evaluate runs without it.
+    await page.addInitScript('globalThis.__name = (f) => f')
+    await page.goto(stack.url)
+    const tree = page.getByRole('tree', { name: 'Files' })
+    await tree.waitFor()
+    /** Types a command into the IDE's terminal and waits for it to finish (a sentinel file appears). */
+    const run = async (script: string) => {
+      const sentinel = `/tmp/.bench-${Math.random().toString(36).slice(2)}`
+      await page.locator('.xterm-helper-textarea').first().focus()
+      await page.keyboard.type(`${script}; touch ${sentinel}\n`)
+      for (let i = 0; i < 1200 && !(await files.stat(sentinel)); i++)
+        await new Promise((r) => setTimeout(r, 100))
+    }
+    await run('mkdir -p big burst && (cd big && seq -w 1 100000 | xargs touch)')
+    const bigRow = tree.getByRole('treeitem', { name: 'big', exact: true })
+    await bigRow.waitFor()
+
+    // ListDir of the big folder from the page, as the explorer calls it.
+    const listDir: number[] = []
+    for (let i = 0; i < 3; i++) {
+      listDir.push(
+        await page.evaluate(
+          async ({ url, id, token }) => {
+            const t = performance.now()
+            const res = await fetch(
+              `${url.replace('127.0.0.1', `49983-${id}.localhost`)}/filesystem.Filesystem/ListDir`,
+              {
+                method: 'POST',
+                headers: { 'Content-Type': 'application/json', 'X-Access-Token': token },
+                body: JSON.stringify({ path: 'big', depth: 1 }),
+              },
+            )
+            await res.json()
+            return performance.now() - t
+          },
+          { url: stack.url, id: files.sandboxId, token: await files.token() },
+        ),
+      )
+    }
+
+    // Click to the first child row on screen.
+    const firstRows = await page.evaluate(async () => {
+      const row = [...document.querySelectorAll('[role="treeitem"]')].find(
+        (r) => r.getAttribute('aria-label') === 'big',
+      ) as HTMLElement
+      const t = performance.now()
+      row.click()
+      await new Promise<void>((resolve) => {
+        const check = () =>
+          document.querySelector('[role="treeitem"][aria-level="2"]')
+            ? resolve()
+            : requestAnimationFrame(check)
+        check()
+      })
+      return performance.now() - t
+    })
+
+    // Scroll through the folder, one step per frame, recording frame times.
+    const frames = await page.evaluate(async () => {
+      const scroller = document.querySelector('[role="tree"]') as HTMLElement
+      const times: number[] = []
+      let last = performance.now()
+      for (let i = 0; i < 240; i++) {
+        scroller.scrollTop += 400
+        await new Promise((r) => requestAnimationFrame(r))
+        const now = performance.now()
+        times.push(now - last)
+        last = now
+      }
+      return times
+    })
+    await page.evaluate(() => {
+      ;(document.querySelector('[role="tree"]') as HTMLElement).scrollTop = 0
+    })
+    await bigRow.click() // collapse it again
+
+    // Watch latency: a file created in the sandbox (by another client) until its row is on screen.
+    const latency: number[] = []
+    for (let i = 0; i < 100; i++) {
+      const name = `0-watch-${String(i).padStart(3, '0')}`
+      latency.push(
+        await page.evaluate(
+          async ({ url, id, token, name }) => {
+            const appeared = new Promise<number>((resolve) => {
+              const check = () =>
+                document.querySelector(`[role="treeitem"][aria-label="${name}"]`)
+                  ? resolve(performance.now())
+                  : requestAnimationFrame(check)
+              check()
+            })
+            const t = performance.now()
+            await fetch(`${url.replace('127.0.0.1', `49983-${id}.localhost`)}/files?path=${name}`, {
+              method: 'POST',
+              headers: { 'X-Access-Token': token, 'Content-Type': 'application/octet-stream' },
+              body: '',
+            })
+            return (await appeared) - t
+          },
+          { url: stack.url, id: files.sandboxId, token: await files.token(), name },
+        ),
+      )
+    }
+
+    // A burst of 1,000 files in an expanded folder, until the tree shows all of them.
+    await tree.getByRole('treeitem', { name: 'burst', exact: true }).click()
+    const burstStart = Date.now()
+    await run('for i in $(seq 1 1000); do : > burst/f$i; done')
+    await page.waitForFunction(
+      () => document.querySelector('[role="treeitem"][aria-level="2"][aria-setsize="1000"]'),
+      null,
+      {
+        timeout: 60_000,
+      },
+    )
+    const burst = Date.now() - burstStart
+
+    return [
+      {
+        name: 'ListDir of 100,000 entries, from the page',
+        median: median(listDir),
+        unit: 'ms',
+        runs: listDir.length,
+      },
+      {
+        name: 'click on that folder to its first rows on screen',
+        median: firstRows,
+        unit: 'ms',
+        runs: 1,
+        note: 'includes ListDir',
+      },
+      {
+        name: 'scrolling 100,000 rows: frame time',
+        median: median(frames),
+        unit: 'ms',
+        runs: frames.length,
+        note: `p95 ${percentile(frames, 95).toFixed(1)} ms`,
+      },
+      {
+        name: 'watch: file created to its row on screen',
+        median: median(latency),
+        unit: 'ms',
+        runs: latency.length,
+        note: `p95 ${percentile(latency, 95).toFixed(1)} ms`,
+      },
+      {
+        name: 'burst of 1,000 files until all are shown',
+        median: burst,
+        unit: 'ms',
+        runs: 1,
+        note: 'from typing the command',
+      },
+    ]
+  } finally {
+    await browser.close()
+    await stack.dispose()
+  }
+}
