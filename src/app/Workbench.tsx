@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react'
 import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels'
 import { EditorArea } from '../features/editor/EditorArea'
+import { useEditorManager } from '../features/editor/useEditorManager'
 import { StatusBar } from '../features/statusbar/StatusBar'
 import { TerminalPanel } from '../features/terminal/TerminalPanel'
 import { useTerminalManager } from '../features/terminal/useTerminalManager'
@@ -28,6 +29,7 @@ export function Workbench({ session, theme }: { session: SandboxSession; theme: 
   const toggle = useLayoutStore((s) => s.toggle)
   const terminals = useTerminalManager(session, theme)
   const watch = useFileWatch(session)
+  const editor = useEditorManager(session, watch)
   const columns = useDefaultLayout({
     id: `layout:${layoutKey}:columns`,
     panelIds: visibility.explorer ? ['explorer', 'main'] : ['main'],
@@ -38,8 +40,8 @@ export function Workbench({ session, theme }: { session: SandboxSession; theme: 
   })
   // biome-ignore lint/correctness/useExhaustiveDependencies: commands follow the session's state
   const commands = useMemo(
-    () => workbenchCommands(session, layoutKey, terminals, () => setPaletteOpen(true)),
-    [session, layoutKey, terminals, snap],
+    () => workbenchCommands(session, layoutKey, terminals, () => setPaletteOpen(true), editor),
+    [session, layoutKey, terminals, snap, editor],
   )
   const shortcuts = useMemo(
     () => [
@@ -84,13 +86,13 @@ export function Workbench({ session, theme }: { session: SandboxSession; theme: 
                 session={session}
                 explorer={{
                   watch,
-                  onOpenFile: () => {},
+                  onOpenFile: (path) => void editor?.open(path),
                   onOpenTerminal: (cwd) => {
                     if (!visibility.terminal) toggle(layoutKey, 'terminal')
                     terminals?.create({ cwd })
                   },
-                  onRenamed: () => {},
-                  onRemoved: () => {},
+                  onRenamed: (from, to) => editor?.renamed(from, to),
+                  onRemoved: (path) => editor?.removed(path),
                 }}
                 layoutKey={layoutKey}
                 onAttach={(pid, title) => {
@@ -106,7 +108,7 @@ export function Workbench({ session, theme }: { session: SandboxSession; theme: 
         <Panel id="main" minSize="30%">
           <Group orientation="vertical" {...rows}>
             <Panel id="editor" minSize="10%">
-              <EditorArea />
+              <EditorArea session={session} watch={watch} manager={editor} theme={theme} />
             </Panel>
             {visibility.terminal && (
               <>

@@ -1,6 +1,9 @@
+import type { EditorManager } from '../features/editor/EditorManager'
 import type { TerminalManager } from '../features/terminal/TerminalManager'
+import { useTerminalSettings } from '../features/terminal/terminalSettings'
 import { sandboxActions } from '../features/toolbar/sandboxActions'
 import type { SandboxSession } from '../sandbox/SandboxSession'
+import { reportErrors } from '../ui/notifications'
 import { useLayoutStore } from './layoutStore'
 import { navigate } from './route'
 import { type ThemeChoice, useThemeStore } from './themeStore'
@@ -21,6 +24,7 @@ export function workbenchCommands(
   layoutKey: string,
   terminals: TerminalManager | undefined,
   openPalette?: () => void,
+  editor?: EditorManager,
 ): Command[] {
   const snap = session.getSnapshot()
   const actions = sandboxActions(session)
@@ -119,6 +123,68 @@ export function workbenchCommands(
       title: 'Terminal: Focus the terminal',
       enabled: !!terminals?.active,
       run: () => terminals?.active?.focus(),
+    },
+    {
+      id: 'terminal.find',
+      title: 'Terminal: Find',
+      shortcut: 'Ctrl+Shift+F',
+      enabled: !!terminals?.active,
+      run: () => terminals?.active?.openFind(),
+    },
+    {
+      id: 'terminal.copyOnSelect',
+      title: 'Terminal: Toggle copy on selection',
+      enabled: true,
+      run: () => useTerminalSettings.getState().toggleCopyOnSelect(),
+    },
+    {
+      id: 'terminal.screenReader',
+      title: 'Terminal: Toggle screen reader mode',
+      enabled: true,
+      run: () => useTerminalSettings.getState().toggleScreenReaderMode(),
+    },
+    {
+      id: 'view.fullscreen',
+      title: 'View: Toggle full screen (the terminal gets Ctrl+W, Ctrl+N, Ctrl+T)',
+      enabled: true,
+      // Only fullscreen entered by the page lets it lock those keys away from the browser.
+      run: () =>
+        void reportErrors('Full screen failed', () =>
+          document.fullscreenElement
+            ? document.exitFullscreen()
+            : document.documentElement.requestFullscreen(),
+        ),
+    },
+    {
+      id: 'file.open',
+      title: 'File: Open…',
+      enabled: !!editor && state === 'running',
+      run: () => editor?.setQuickOpen(true),
+    },
+    {
+      id: 'file.save',
+      title: 'File: Save',
+      shortcut: 'Ctrl+S',
+      enabled: !!editor && state === 'running',
+      run: () => void editor?.save(),
+    },
+    {
+      id: 'file.close',
+      title: 'File: Close editor',
+      enabled: !!editor,
+      run: () => editor?.requestClose(),
+    },
+    {
+      id: 'file.next',
+      title: 'File: Next editor',
+      enabled: !!editor,
+      run: () => editor?.cycle(1),
+    },
+    {
+      id: 'file.previous',
+      title: 'File: Previous editor',
+      enabled: !!editor,
+      run: () => editor?.cycle(-1),
     },
     { id: 'theme.system', title: 'Theme: Follow the system', enabled: true, run: setTheme('system') },
     { id: 'theme.light', title: 'Theme: Light', enabled: true, run: setTheme('light') },

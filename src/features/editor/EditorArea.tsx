@@ -1,13 +1,136 @@
-/** Where open files are edited; until one is open, says how to get started. */
-export function EditorArea() {
+import './editor.css'
+import { useEffect, useRef } from 'react'
+import type { FileWatch } from '../../sandbox/fileWatch'
+import type { SandboxSession } from '../../sandbox/SandboxSession'
+import { stateLabel } from '../../sandbox/sessionState'
+import { useExternalStore } from '../../ui/useExternalStore'
+import { CodeEditor } from './CodeEditor'
+import { ConfirmCloseDialog } from './ConfirmCloseDialog'
+import { DiffView } from './DiffView'
+import { DocumentBanners } from './DocumentBanners'
+import type { EditorManager } from './EditorManager'
+import { EditorTabs, tabId } from './EditorTabs'
+import { FileStatusView } from './FileStatusView'
+import { OpenFileDialog } from './OpenFileDialog'
+
+const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform)
+
+/** Where open files are edited: tabs, banners, the editor (or a diff, or why a file is not text). */
+export function EditorArea({
+  session,
+  watch,
+  manager,
+  theme,
+}: {
+  session: SandboxSession
+  watch: FileWatch | undefined
+  manager: EditorManager | undefined
+  theme: 'light' | 'dark'
+}) {
   return (
     <section className="panel editor-area" aria-label="Editor">
-      <div className="empty-state">
-        <h2>No file open</h2>
-        <p>
-          Use the terminal below, or press <kbd>Ctrl</kbd>+<kbd>Shift</kbd>+<kbd>P</kbd> for every command.
-        </p>
-      </div>
+      {manager ? (
+        <OpenFiles session={session} watch={watch} manager={manager} theme={theme} />
+      ) : (
+        <EmptyState />
+      )}
     </section>
+  )
+}
+
+function EmptyState() {
+  return (
+    <div className="empty-state">
+      <h2>No file open</h2>
+      <p>
+        Press <kbd>Ctrl</kbd>+<kbd>Shift</kbd>+<kbd>P</kbd> and choose “File: Open…”, or use the terminal
+        below.
+      </p>
+    </div>
+  )
+}
+
+function OpenFiles({
+  session,
+  watch,
+  manager,
+  theme,
+}: {
+  session: SandboxSession
+  watch: FileWatch | undefined
+  manager: EditorManager
+  theme: 'light' | 'dark'
+}) {
+  const snap = useExternalStore(manager)
+  const { state } = useExternalStore(session)
+  const active = snap.documents.find((d) => d.id === snap.activeId)
+  const closing = snap.documents.find((d) => d.id === snap.closing)
+  const readOnlyReason =
+    state.kind === 'running'
+      ? undefined
+      : `The sandbox is ${stateLabel(state).toLowerCase()}: editing is disabled until it runs again.`
+  const hasText = snap.documents.some((d) => d.view === 'text')
+  const comparing = active?.comparing && active.buffer && active.conflict?.diskText !== undefined
+
+  const container = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    // Ctrl/Cmd+S from inside the editor area, or from nowhere in particular (the page itself, after
+    // a banner's button went away): never from the terminal, where the keys belong to the shell.
+    const onKeyDown = (event: globalThis.KeyboardEvent) => {
+      const mod = isMac ? event.metaKey : event.ctrlKey
+      if (!mod || event.shiftKey || event.altKey || event.key.toLowerCase() !== 's') return
+      const target = event.target instanceof Node ? event.target : null
+      const inside = !!target && !!container.current?.contains(target)
+      if (!inside && target !== document.body && target !== document.documentElement) return
+      event.preventDefault()
+      event.stopPropagation()
+      void manager.save()
+    }
+    window.addEventListener('keydown', onKeyDown, { capture: true })
+    return () => window.removeEventListener('keydown', onKeyDown, { capture: true })
+  }, [manager])
+
+  return (
+    <div className="open-files" ref={container}>
+      {snap.documents.length === 0 ? (
+        <EmptyState />
+      ) : (
+        <>
+          <EditorTabs documents={snap.documents} activeId={snap.activeId} manager={manager} />
+          <div
+            className="editor-body"
+            role="tabpanel"
+            id={active ? `${active.id}-panel` : undefined}
+            aria-labelledby={active ? tabId(active) : undefined}
+          >
+            {readOnlyReason && (
+              <div className="editor-banner" role="status" data-testid="editor-readonly">
+                <span>Read-only. {readOnlyReason}</span>
+              </div>
+            )}
+            {active && <DocumentBanners doc={active} manager={manager} />}
+            {active && active.view !== 'text' && <FileStatusView doc={active} manager={manager} />}
+            {comparing && active?.buffer && active.conflict?.diskText !== undefined && (
+              <DiffView
+                buffer={active.buffer}
+                diskText={active.conflict.diskText}
+                readOnly={!!readOnlyReason}
+              />
+            )}
+            {hasText && (
+              <CodeEditor
+                buffer={active?.view === 'text' ? active.buffer : undefined}
+                readOnlyReason={readOnlyReason}
+                theme={theme}
+                focusRequest={snap.focusRequest}
+                hidden={active?.view !== 'text' || !!comparing}
+              />
+            )}
+          </div>
+        </>
+      )}
+      <ConfirmCloseDialog doc={closing} manager={manager} />
+      <OpenFileDialog open={snap.quickOpen} session={session} manager={manager} home={watch?.root} />
+    </div>
   )
 }

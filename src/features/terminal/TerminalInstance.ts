@@ -4,6 +4,11 @@ import { Terminal } from '@xterm/xterm'
 import { FrameWriter } from '../../sandbox/frameWriter'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import { TerminalConnection, type TerminalStatus } from '../../sandbox/TerminalConnection'
+import { holdShellKeysInFullscreen } from './holdShellKeysInFullscreen'
+import { TerminalTextMirror } from './TerminalTextMirror'
+import { TerminalAddons } from './terminalAddons'
+import { TerminalClipboard } from './terminalClipboard'
+import { useTerminalSettings } from './terminalSettings'
 import { terminalThemes } from './terminalThemes'
 
 const encoder = new TextEncoder()
@@ -21,6 +26,8 @@ export interface TerminalSnapshot {
   status: TerminalStatus
   /** The window title the program set (OSC 0/2), or the terminal's own name. */
   title: string
+  /** Find is open: a counter that changes with each request for it, and the text to start with. */
+  find?: { request: number; initial: string }
 }
 
 export interface TerminalInstanceOptions {
@@ -47,6 +54,12 @@ export class TerminalInstance {
   readonly term: Terminal
   readonly fit = new FitAddon()
   readonly serializer = new SerializeAddon()
+  readonly addons: TerminalAddons
+  private readonly clipboard: TerminalClipboard
+  private readonly mirror: TerminalTextMirror | undefined
+  private readonly releaseShellKeys = holdShellKeysInFullscreen()
+  private readonly unsubscribeSettings: () => void
+  private findRequests = 0
   private readonly writer: FrameWriter
   private connection: TerminalConnection
   private snapshot: TerminalSnapshot
@@ -67,12 +80,19 @@ export class TerminalInstance {
       scrollback: 10_000,
       allowProposedApi: true,
       theme: terminalThemes[options.theme],
+      screenReaderMode: useTerminalSettings.getState().screenReaderMode,
     })
     this.term.loadAddon(this.fit)
     this.term.loadAddon(this.serializer)
     this.term.open(this.element)
     this.term.textarea?.setAttribute('aria-label', `${record.title} input: Escape then Tab moves focus out`)
-    this.allowTabOut()
+    this.addons = new TerminalAddons(this.term, this.element)
+    this.clipboard = new TerminalClipboard(this.term, this.element)
+    this.mirror = TerminalTextMirror.forTests(this.term, this.element)
+    this.unsubscribeSettings = useTerminalSettings.subscribe((s) => {
+      this.term.options.screenReaderMode = s.screenReaderMode
+    })
+    this.bindKeys()
     this.writer = new FrameWriter(
       (data, parsed) => this.term.write(data, parsed),
       (callback) => requestAnimationFrame(callback),
@@ -104,16 +124,31 @@ export class TerminalInstance {
     host.appendChild(this.element)
     this.resizeObserver.observe(host)
     this.fitToHost()
+    this.addons.attach(host)
   }
 
   /** Takes the terminal out of its view (the view unmounting); the process and screen stay. */
   detach(): void {
     if (this.host) this.resizeObserver.unobserve(this.host)
+    this.addons.detach()
     this.element.remove()
     this.host = undefined
   }
 
   focus(): void {
+    this.term.focus()
+  }
+
+  /** Opens find (or brings focus back to it), starting from a short one-line selection. */
+  openFind(): void {
+    const selection = this.term.getSelection()
+    const initial = selection.length < 200 && !selection.includes('\n') ? selection : ''
+    this.update({ find: { request: ++this.findRequests, initial } })
+  }
+
+  /** Closes find and gives the keyboard back to the terminal. */
+  closeFind(): void {
+    this.update({ find: undefined })
     this.term.focus()
   }
 
@@ -143,6 +178,11 @@ export class TerminalInstance {
     this.connection.dispose()
     this.writer.dispose()
     this.resizeObserver.disconnect()
+    this.unsubscribeSettings()
+    this.releaseShellKeys()
+    this.clipboard.dispose()
+    this.mirror?.dispose()
+    this.addons.dispose()
     this.term.dispose()
     this.element.remove()
     this.listeners.clear()
@@ -173,16 +213,33 @@ export class TerminalInstance {
     return connection
   }
 
+  /** xterm takes one key handler: tab-out first (it watches every key), then clipboard and find keys. */
+  private bindKeys(): void {
+    const tabOut = this.tabOutKeys()
+    this.term.attachCustomKeyEventHandler(
+      (event) => tabOut(event) && this.clipboard.handleKey(event) && this.findKey(event),
+    )
+  }
+
   /** Tab goes to the shell; Escape then Tab (or Shift+Tab) leaves the terminal. */
-  private allowTabOut(): void {
+  private tabOutKeys(): (event: KeyboardEvent) => boolean {
     let escapedAt = Number.NEGATIVE_INFINITY
-    this.term.attachCustomKeyEventHandler((event) => {
+    return (event) => {
       if (event.type !== 'keydown') return true
       if (event.key === 'Escape') escapedAt = event.timeStamp
       else if (event.key === 'Tab' && event.timeStamp - escapedAt < 1500) return false
       else if (event.key !== 'Shift') escapedAt = Number.NEGATIVE_INFINITY
       return true
-    })
+    }
+  }
+
+  /** Ctrl/Cmd+Shift+F opens find. */
+  private findKey(event: KeyboardEvent): boolean {
+    if (event.type !== 'keydown' || !(event.ctrlKey || event.metaKey) || !event.shiftKey) return true
+    if (event.code !== 'KeyF') return true
+    event.preventDefault()
+    this.openFind()
+    return false
   }
 
   private fitToHost(): void {

@@ -83,7 +83,10 @@ export class TerminalManager {
   /** Opens a terminal on a running PTY process (from the process list). */
   attach(pid: number, title: string): void {
     const existing = [...this.instances.values()].find((t) => t.pid === pid)
-    if (existing) return this.activate(existing.record.id)
+    if (existing) {
+      this.activate(existing.record.id)
+      return
+    }
     const id = crypto.randomUUID()
     this.add({ id, title }, { existingPid: pid })
     this.place(id, false)

@@ -3,6 +3,7 @@ import type { SandboxSession } from '../../sandbox/SandboxSession'
 import type { TerminalStatus } from '../../sandbox/TerminalConnection'
 import { useExternalStore } from '../../ui/useExternalStore'
 import type { TerminalInstance } from './TerminalInstance'
+import { TerminalSearch } from './TerminalSearch'
 
 function statusText(status: TerminalStatus): string | undefined {
   switch (status.kind) {
@@ -22,7 +23,7 @@ function statusText(status: TerminalStatus): string | undefined {
 /** One terminal on screen: it adopts the instance's screen, and says when input is off and why. */
 export function TerminalPane({ instance, session }: { instance: TerminalInstance; session: SandboxSession }) {
   const host = useRef<HTMLDivElement>(null)
-  const { status, title } = useExternalStore(instance)
+  const { status, title, find } = useExternalStore(instance)
   const state = useExternalStore(session).state
   useEffect(() => {
     if (!host.current) return
@@ -33,6 +34,14 @@ export function TerminalPane({ instance, session }: { instance: TerminalInstance
   return (
     <section className="terminal" aria-label={instance.record.title} title={title}>
       <div className="terminal-host" ref={host} />
+      {find && (
+        <TerminalSearch
+          search={instance.addons.search}
+          focusRequest={find.request}
+          initial={find.initial}
+          onClose={() => instance.closeFind()}
+        />
+      )}
       {state.kind !== 'running' && state.kind !== 'connecting' && (
         <div className="terminal-overlay" role="status">
           {state.kind === 'paused'

@@ -36,7 +36,9 @@ export function TerminalPanel({ session, manager }: { session: SandboxSession; m
                     type="button"
                     className="icon-button"
                     aria-label={`Close ${name}`}
-                    onClick={() => tab.panes.forEach((p) => manager.close(p.record.id))}
+                    onClick={() => {
+                      for (const pane of tab.panes) manager.close(pane.record.id)
+                    }}
                   >
                     ×
                   </button>

@@ -1,0 +1,634 @@
+import { Code, ConnectError } from '@connectrpc/connect'
+import { readFile, saveToComputer, writeFile } from '../../api/files'
+import { type EntryInfo, FileType } from '../../gen/filesystem_pb'
+import type { FileWatch, WatchNotice } from '../../sandbox/fileWatch'
+import type { SandboxSession } from '../../sandbox/SandboxSession'
+import { useNotices } from '../../ui/notifications'
+import { contentHash } from './contentHash'
+import { decodeText, encodeText } from './decodeText'
+import { type DiskVersion, sameVersion, versionOf } from './diskVersion'
+import { externalRenames, type Rename } from './externalRenames'
+import { fileTier } from './fileLimits'
+import { loadMonaco } from './loadMonaco'
+import { baseName, isAtOrUnder, movedPath } from './movedPath'
+import type { TextBuffer } from './TextBuffer'
+
+/** How an open file is shown: its text, or why not. */
+export type DocumentView = 'loading' | 'text' | 'binary' | 'download-only' | 'error'
+
+/** The disk and the buffer disagree and the user has to choose. */
+export interface Conflict {
+  /** 'changed': the watch saw the disk change under unsaved edits; 'save': a save found it changed. */
+  cause: 'changed' | 'save'
+  /** The disk's text; undefined when the disk now holds something that is not text to compare. */
+  diskText: string | undefined
+}
+
+/** One open file as the view renders it. */
+export interface EditorDocument {
+  id: string
+  path: string
+  name: string
+  view: DocumentView
+  /** Bytes on disk when last seen. */
+  size: number | undefined
+  /** Over 5 MB: opened without language features. */
+  reduced: boolean
+  dirty: boolean
+  saving: boolean
+  /** Deleted or moved away on disk; the text is kept until the tab is closed. */
+  deletedOnDisk: boolean
+  conflict: Conflict | undefined
+  comparing: boolean
+  /** Why it could not be opened, in the server's words. */
+  error: string | undefined
+  buffer: TextBuffer | undefined
+}
+
+/** What the editor area renders: replaced, never mutated, on every change. */
+export interface EditorSnapshot {
+  documents: EditorDocument[]
+  activeId: string | undefined
+  /** A document whose close waits for the user's answer (it has unsaved changes). */
+  closing: string | undefined
+  quickOpen: boolean
+  /** Bumped when an opened file should take the keyboard focus. */
+  focusRequest: number
+}
+
+interface Doc {
+  id: string
+  path: string
+  view: DocumentView
+  size: number | undefined
+  reduced: boolean
+  saving: boolean
+  deletedOnDisk: boolean
+  comparing: boolean
+  error: string | undefined
+  buffer: TextBuffer | undefined
+  stopDirty: (() => void) | undefined
+  /** What the disk held when the buffer was last in step with it. */
+  version: DiskVersion | undefined
+  hash: string | undefined
+  conflict: (Conflict & { version: DiskVersion; hash: string }) | undefined
+  /** Loads, checks and saves of one file run one after the other. */
+  queue: Promise<void>
+  checkQueued: boolean
+}
+
+/** What the disk holds compared with what the buffer was loaded from. */
+type DiskState =
+  | { kind: 'same' }
+  | { kind: 'missing' }
+  | { kind: 'changed'; text: string | undefined; version: DiskVersion; hash: string; tooBig: boolean }
+
+function errorMessage(err: unknown): string {
+  if (err instanceof ConnectError) return err.rawMessage
+  return err instanceof Error ? err.message : String(err)
+}
+
+const isNotFound = (err: unknown) => err instanceof ConnectError && err.code === Code.NotFound
+
+/**
+ * The open files of one session: tabs, the active one, dirty state, and keeping each buffer and
+ * its file on disk in step without ever losing an edit. Files are read and written through the
+ * runtime's /files; Stat (size and modification time) plus a hash of the bytes tell whether the
+ * disk still holds what was loaded. The shared FileWatch tells when to look: a clean buffer
+ * reloads quietly, a dirty one gets a conflict to resolve, a rename is followed. Saving checks the
+ * disk first and asks instead of overwriting a change it has not seen.
+ */
+export class EditorManager {
+  private docs: Doc[] = []
+  private activeId: string | undefined
+  private closing: string | undefined
+  private quickOpen = false
+  private focusRequest = 0
+  private counter = 0
+  private snapshot: EditorSnapshot = {
+    documents: [],
+    activeId: undefined,
+    closing: undefined,
+    quickOpen: false,
+    focusRequest: 0,
+  }
+  private readonly listeners = new Set<() => void>()
+  private readonly stopWatch: () => void
+  private disposed = false
+
+  constructor(
+    private readonly session: SandboxSession,
+    watch: FileWatch,
+  ) {
+    this.stopWatch = watch.subscribe(this.onNotice)
+    window.addEventListener('beforeunload', this.onBeforeUnload)
+    document.addEventListener('visibilitychange', this.onVisible)
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  getSnapshot = (): EditorSnapshot => this.snapshot
+
+  /** Opens `path` (absolute, or relative to the home folder) in a tab, or shows its tab if open. */
+  open(path: string): Promise<void> {
+    const existing = this.docs.find((d) => d.path === path)
+    if (existing) {
+      this.activeId = existing.id
+      this.focusRequest++
+      this.emit()
+      return existing.queue
+    }
+    const doc: Doc = {
+      id: `editor-${++this.counter}`,
+      path,
+      view: 'loading',
+      size: undefined,
+      reduced: false,
+      saving: false,
+      deletedOnDisk: false,
+      comparing: false,
+      error: undefined,
+      buffer: undefined,
+      stopDirty: undefined,
+      version: undefined,
+      hash: undefined,
+      conflict: undefined,
+      queue: Promise.resolve(),
+      checkQueued: false,
+    }
+    this.docs.push(doc)
+    this.activeId = doc.id
+    this.emit()
+    return this.enqueue(doc, () => this.load(doc))
+  }
+
+  /** Shows a tab, and looks at its file on disk (the watch covers only the home folder). */
+  activate(id: string): void {
+    const doc = this.find(id)
+    if (!doc) return
+    this.activeId = id
+    this.emit()
+    this.scheduleCheck(doc)
+  }
+
+  /** Shows the next (1) or previous (-1) tab. */
+  cycle(delta: number): void {
+    const index = this.docs.findIndex((d) => d.id === this.activeId)
+    const next = this.docs[(index + delta + this.docs.length) % this.docs.length]
+    if (next) this.activate(next.id)
+  }
+
+  /** Saves a file (the active one by default) after checking the disk still holds what was loaded. */
+  save(id = this.activeId): Promise<void> {
+    const doc = id ? this.find(id) : undefined
+    if (!doc?.buffer || doc.view !== 'text') return Promise.resolve()
+    if (this.session.getSnapshot().state.kind !== 'running') {
+      this.notify(`${doc.path} was not saved: the sandbox is not running, so the editor is read-only`)
+      return Promise.resolve()
+    }
+    return this.enqueue(doc, () => this.write(doc))
+  }
+
+  /** Closes a tab, or asks first when it has unsaved changes. */
+  requestClose(id = this.activeId): void {
+    const doc = id ? this.find(id) : undefined
+    if (!doc) return
+    if (doc.buffer?.dirty) {
+      this.activeId = doc.id
+      this.closing = doc.id
+      this.emit()
+    } else {
+      this.close(doc.id)
+    }
+  }
+
+  /** The answer to "save before closing?". */
+  async answerClose(answer: 'save' | 'discard' | 'cancel'): Promise<void> {
+    const doc = this.closing ? this.find(this.closing) : undefined
+    this.closing = undefined
+    this.emit()
+    if (!doc || answer === 'cancel') return
+    if (answer === 'save') {
+      await this.save(doc.id)
+      // A failed save or a conflict keeps the tab, with its banner or notice saying why.
+      if (doc.buffer?.dirty) return
+    }
+    this.close(doc.id)
+  }
+
+  /** Keep mine: the buffer wins; the disk's current version becomes what a save may replace. */
+  keepMine(id: string): Promise<void> {
+    const doc = this.find(id)
+    const conflict = doc?.conflict
+    if (!doc || !conflict) return Promise.resolve()
+    doc.version = conflict.version
+    doc.hash = conflict.hash
+    doc.conflict = undefined
+    doc.comparing = false
+    this.focusRequest++
+    this.emit()
+    // After a refused save the user asked for a save: do it now.
+    return conflict.cause === 'save' ? this.save(id) : Promise.resolve()
+  }
+
+  /** Load disk version: the buffer takes the disk's text (one undo step brings the user's back). */
+  loadDiskVersion(id: string): Promise<void> {
+    const doc = this.find(id)
+    const conflict = doc?.conflict
+    if (!doc || !conflict) return Promise.resolve()
+    if (conflict.diskText === undefined || !doc.buffer) {
+      doc.conflict = undefined
+      return this.enqueue(doc, () => this.load(doc))
+    }
+    doc.buffer.reload(conflict.diskText)
+    doc.version = conflict.version
+    doc.hash = conflict.hash
+    doc.conflict = undefined
+    doc.comparing = false
+    this.focusRequest++
+    this.emit()
+    return Promise.resolve()
+  }
+
+  /** Shows or hides the side-by-side comparison of the disk's text and the buffer. */
+  compare(id: string, on: boolean): void {
+    const doc = this.find(id)
+    if (!doc) return
+    doc.comparing = on && doc.conflict?.diskText !== undefined
+    if (!doc.comparing) this.focusRequest++
+    this.emit()
+  }
+
+  /** Saves a binary or too-big file to the user's computer. */
+  download(id: string): Promise<void> {
+    const doc = this.find(id)
+    const endpoint = this.session.endpoint
+    if (!doc) return Promise.resolve()
+    return this.report(`Downloading ${doc.path} failed`, async () => {
+      if (!endpoint) throw new Error('not connected to the sandbox')
+      saveToComputer(await readFile(endpoint, doc.path), baseName(doc.path))
+    })
+  }
+
+  /** Opens `path` again from disk, after an error. */
+  retry(id: string): Promise<void> {
+    const doc = this.find(id)
+    return doc ? this.enqueue(doc, () => this.load(doc)) : Promise.resolve()
+  }
+
+  /** The explorer renamed or moved `from` (a file or a folder): open files under it follow. */
+  renamed(from: string, to: string): void {
+    const moved: Doc[] = []
+    for (const doc of this.docs) {
+      const path = movedPath(doc.path, from, to)
+      if (path === undefined) continue
+      doc.path = path
+      doc.deletedOnDisk = false
+      doc.buffer?.renamed(path)
+      moved.push(doc)
+    }
+    if (moved.length === 0) return
+    this.emit()
+    for (const doc of moved) this.scheduleCheck(doc)
+  }
+
+  /** The explorer deleted `path` (a file or a folder): clean tabs under it close, dirty ones stay. */
+  removed(path: string): void {
+    for (const doc of [...this.docs]) {
+      if (!isAtOrUnder(doc.path, path)) continue
+      if (doc.buffer?.dirty) doc.deletedOnDisk = true
+      else this.close(doc.id)
+    }
+    this.emit()
+  }
+
+  /** Some open file has changes that are not on disk. */
+  hasUnsaved(): boolean {
+    return this.docs.some((d) => d.buffer?.dirty)
+  }
+
+  /** Shows or hides the "open a file by path" dialog. */
+  setQuickOpen(open: boolean): void {
+    this.quickOpen = open
+    this.emit()
+  }
+
+  dispose(): void {
+    this.disposed = true
+    this.stopWatch()
+    window.removeEventListener('beforeunload', this.onBeforeUnload)
+    document.removeEventListener('visibilitychange', this.onVisible)
+    for (const doc of this.docs) this.release(doc)
+    this.docs = []
+    this.listeners.clear()
+  }
+
+  private readonly onBeforeUnload = (event: BeforeUnloadEvent) => {
+    if (!this.hasUnsaved()) return
+    // The browser shows its own "leave site?" question; the text is not used any more.
+    event.preventDefault()
+    event.returnValue = ''
+  }
+
+  /** Back to the tab: the active file may have changed where the watch does not look. */
+  private readonly onVisible = () => {
+    const doc = this.activeId ? this.find(this.activeId) : undefined
+    if (doc && document.visibilityState === 'visible') this.scheduleCheck(doc)
+  }
+
+  private readonly onNotice = (notice: WatchNotice) => {
+    if (notice.kind === 'resync') {
+      for (const doc of this.docs) this.scheduleCheck(doc)
+      return
+    }
+    const { files, folders } = externalRenames(
+      notice.changes,
+      this.docs.map((d) => ({ path: d.path, version: d.version })),
+    )
+    for (const rename of files) this.renamed(rename.from, rename.to)
+    const touched = new Set<Doc>()
+    for (const change of notice.changes) {
+      for (const doc of this.docs) {
+        // Files under a folder move wait for followFolder, instead of showing as deleted meanwhile.
+        if (folders.some((f) => isAtOrUnder(doc.path, f.from))) continue
+        if (isAtOrUnder(doc.path, change.path)) touched.add(doc)
+      }
+    }
+    for (const doc of touched) this.scheduleCheck(doc)
+    for (const folder of folders) void this.followFolder(folder)
+  }
+
+  /** Follows a folder move the watch suggests, once Stat finds every open file under it unchanged there. */
+  private async followFolder({ from, to }: Rename): Promise<void> {
+    const under = this.docs.filter((d) => isAtOrUnder(d.path, from))
+    const found = await Promise.all(
+      under.map(async (doc) => {
+        const target = movedPath(doc.path, from, to)
+        if (target === undefined) return false
+        try {
+          return sameVersion(versionOf(await this.stat(target)), doc.version)
+        } catch {
+          return false
+        }
+      }),
+    )
+    if (found.every(Boolean)) this.renamed(from, to)
+    else for (const doc of under) this.scheduleCheck(doc)
+  }
+
+  private async load(doc: Doc): Promise<void> {
+    doc.view = 'loading'
+    doc.error = undefined
+    this.emit()
+    try {
+      const entry = await this.stat(doc.path)
+      if (entry.type === FileType.DIRECTORY) throw new Error('it is a folder')
+      const same = this.docs.find((d) => d !== doc && d.path === entry.path)
+      if (same) {
+        // Opened by another spelling of a path already open (relative, `~`): show that tab instead.
+        this.close(doc.id)
+        this.activeId = same.id
+        this.emit()
+        return
+      }
+      doc.path = entry.path
+      doc.size = Number(entry.size)
+      doc.version = versionOf(entry)
+      this.release(doc)
+      const tier = fileTier(doc.size)
+      if (tier === 'download-only') {
+        doc.view = 'download-only'
+        return
+      }
+      const bytes = await readFile(this.endpoint(), doc.path)
+      doc.hash = contentHash(bytes)
+      doc.size = bytes.length
+      const text = decodeText(bytes)
+      if (text === undefined) {
+        doc.view = 'binary'
+        return
+      }
+      const { createTextBuffer } = await loadMonaco()
+      if (!this.docs.includes(doc)) return
+      doc.reduced = tier === 'reduced'
+      doc.buffer = createTextBuffer(text, doc.path, doc.reduced)
+      doc.stopDirty = doc.buffer.onDirtyChange(() => this.emit())
+      doc.view = 'text'
+      this.focusRequest++
+    } catch (err) {
+      doc.view = 'error'
+      doc.error = errorMessage(err)
+    } finally {
+      this.emit()
+    }
+  }
+
+  /** Looks at the disk after the watch (or a resync) said the file may have changed. */
+  private async check(doc: Doc): Promise<void> {
+    if (this.session.getSnapshot().state.kind !== 'running' || !this.docs.includes(doc)) return
+    if (doc.view === 'loading') return
+    if (doc.view !== 'text' || !doc.buffer) {
+      // Nothing unsaved here: show whatever the disk holds now.
+      if (doc.view === 'error') return
+      try {
+        if (sameVersion(versionOf(await this.stat(doc.path)), doc.version)) return
+      } catch (err) {
+        if (!isNotFound(err)) throw err
+        doc.deletedOnDisk = true
+        this.emit()
+        return
+      }
+      doc.deletedOnDisk = false
+      await this.load(doc)
+      return
+    }
+    let disk: DiskState
+    try {
+      disk = await this.diskState(doc)
+    } catch (err) {
+      this.notify(`Checking ${doc.path} on disk failed: ${errorMessage(err)}`)
+      return
+    }
+    if (disk.kind === 'missing') {
+      doc.deletedOnDisk = true
+    } else if (disk.kind === 'same') {
+      doc.deletedOnDisk = false
+      doc.conflict = undefined
+      doc.comparing = false
+    } else {
+      doc.deletedOnDisk = false
+      if (!doc.buffer.dirty && !doc.conflict && disk.text !== undefined && !disk.tooBig) {
+        // Clean: take the disk's text quietly; the cursor stays where it was.
+        doc.buffer.reload(disk.text)
+        doc.version = disk.version
+        doc.hash = disk.hash
+      } else if (!doc.buffer.dirty && !doc.conflict) {
+        await this.load(doc)
+        return
+      } else {
+        doc.conflict = {
+          cause: doc.conflict?.cause ?? 'changed',
+          diskText: disk.text,
+          version: disk.version,
+          hash: disk.hash,
+        }
+        if (disk.text === undefined) doc.comparing = false
+      }
+    }
+    this.emit()
+  }
+
+  /** Writes the buffer, unless the disk changed since it was loaded: then it asks (a conflict). */
+  private async write(doc: Doc): Promise<void> {
+    const buffer = doc.buffer
+    if (!buffer || !this.docs.includes(doc)) return
+    if (!buffer.dirty && !doc.deletedOnDisk) return
+    if (doc.conflict) {
+      doc.conflict.cause = 'save'
+      this.emit()
+      return
+    }
+    doc.saving = true
+    this.emit()
+    try {
+      const disk = await this.diskState(doc)
+      if (disk.kind === 'changed') {
+        doc.conflict = { cause: 'save', diskText: disk.text, version: disk.version, hash: disk.hash }
+        return
+      }
+      const versionId = buffer.versionId()
+      const bytes = encodeText(buffer.getText())
+      await writeFile(this.endpoint(), doc.path, bytes)
+      // The stat right after our own write is taken as ours: a write by someone else in those
+      // few milliseconds would be missed (the runtime has no compare-and-swap upload).
+      const entry = await this.stat(doc.path)
+      doc.version = versionOf(entry)
+      doc.hash = contentHash(bytes)
+      doc.size = bytes.length
+      doc.deletedOnDisk = false
+      buffer.markSaved(versionId)
+    } catch (err) {
+      this.notify(`Saving ${doc.path} failed: ${errorMessage(err)}`)
+    } finally {
+      doc.saving = false
+      this.emit()
+    }
+  }
+
+  /** Compares the disk with what the buffer was loaded from: Stat first, the bytes only if it moved. */
+  private async diskState(doc: Doc): Promise<DiskState> {
+    let entry: EntryInfo
+    try {
+      entry = await this.stat(doc.path)
+    } catch (err) {
+      if (isNotFound(err)) return { kind: 'missing' }
+      throw err
+    }
+    if (entry.type === FileType.DIRECTORY) return { kind: 'missing' }
+    const version = versionOf(entry)
+    if (sameVersion(version, doc.version)) return { kind: 'same' }
+    if (fileTier(Number(entry.size)) === 'download-only') {
+      return { kind: 'changed', text: undefined, version, hash: `size:${entry.size}`, tooBig: true }
+    }
+    const bytes = await readFile(this.endpoint(), doc.path)
+    const hash = contentHash(bytes)
+    if (hash === doc.hash) {
+      // Touched, or written with the same bytes: not a change (no false conflict).
+      doc.version = version
+      return { kind: 'same' }
+    }
+    return { kind: 'changed', text: decodeText(bytes), version, hash, tooBig: false }
+  }
+
+  private scheduleCheck(doc: Doc): void {
+    if (doc.checkQueued) return
+    doc.checkQueued = true
+    void this.enqueue(doc, () => {
+      doc.checkQueued = false
+      return this.check(doc)
+    })
+  }
+
+  private enqueue(doc: Doc, task: () => Promise<void>): Promise<void> {
+    const run = doc.queue.then(task)
+    doc.queue = run.catch((err: unknown) => this.notify(`${doc.path}: ${errorMessage(err)}`))
+    return doc.queue
+  }
+
+  private close(id: string): void {
+    const index = this.docs.findIndex((d) => d.id === id)
+    const doc = this.docs[index]
+    if (!doc) return
+    this.release(doc)
+    this.docs.splice(index, 1)
+    if (this.closing === id) this.closing = undefined
+    if (this.activeId === id) this.activeId = (this.docs[index] ?? this.docs[index - 1])?.id
+    this.emit()
+  }
+
+  private release(doc: Doc): void {
+    doc.stopDirty?.()
+    doc.stopDirty = undefined
+    doc.buffer?.dispose()
+    doc.buffer = undefined
+  }
+
+  private async stat(path: string): Promise<EntryInfo> {
+    const clients = this.session.clients
+    if (!clients) throw new Error('not connected to the sandbox')
+    const { entry } = await clients.filesystem.stat({ path })
+    if (!entry) throw new Error(`no entry for ${path}`)
+    return entry
+  }
+
+  private endpoint() {
+    const endpoint = this.session.endpoint
+    if (!endpoint) throw new Error('not connected to the sandbox')
+    return endpoint
+  }
+
+  private find(id: string): Doc | undefined {
+    return this.docs.find((d) => d.id === id)
+  }
+
+  private async report(what: string, action: () => Promise<void>): Promise<void> {
+    try {
+      await action()
+    } catch (err) {
+      this.notify(`${what}: ${errorMessage(err)}`)
+    }
+  }
+
+  private notify(text: string): void {
+    if (!this.disposed) useNotices.getState().push('error', text)
+  }
+
+  private emit(): void {
+    if (this.disposed) return
+    this.snapshot = {
+      documents: this.docs.map((d) => ({
+        id: d.id,
+        path: d.path,
+        name: baseName(d.path),
+        view: d.view,
+        size: d.size,
+        reduced: d.reduced,
+        dirty: !!d.buffer?.dirty,
+        saving: d.saving,
+        deletedOnDisk: d.deletedOnDisk,
+        conflict: d.conflict && { cause: d.conflict.cause, diskText: d.conflict.diskText },
+        comparing: d.comparing,
+        error: d.error,
+        buffer: d.buffer,
+      })),
+      activeId: this.activeId,
+      closing: this.closing,
+      quickOpen: this.quickOpen,
+      focusRequest: this.focusRequest,
+    }
+    for (const listener of this.listeners) listener()
+  }
+}

@@ -1,0 +1,85 @@
+import type { KeyboardEvent } from 'react'
+import { displayName } from './displayName'
+import type { EditorDocument, EditorManager } from './EditorManager'
+
+/** The id of a document's tab, for aria-controls / aria-labelledby. */
+export const tabId = (doc: { id: string }) => `${doc.id}-tab`
+
+/** One tab per open file: its name, a dot while it has unsaved changes, a close button. */
+export function EditorTabs({
+  documents,
+  activeId,
+  manager,
+}: {
+  documents: EditorDocument[]
+  activeId: string | undefined
+  manager: EditorManager
+}) {
+  const onKeyDown = (event: KeyboardEvent) => {
+    const moves: Record<string, number> = { ArrowRight: 1, ArrowLeft: -1 }
+    const delta = moves[event.key]
+    if (delta !== undefined) {
+      event.preventDefault()
+      manager.cycle(delta)
+      // Roving focus follows the selection, as a tablist should.
+      requestAnimationFrame(() =>
+        document.querySelector<HTMLElement>('.editor-tabs [aria-selected="true"]')?.focus(),
+      )
+    } else if (event.key === 'Delete' && activeId) {
+      manager.requestClose(activeId)
+    }
+  }
+  return (
+    <div className="panel-header editor-tabs">
+      <div role="tablist" aria-label="Open files" className="tablist" onKeyDown={onKeyDown}>
+        {documents.map((doc) => {
+          const name = displayName(doc.name)
+          const active = doc.id === activeId
+          return (
+            <div
+              key={doc.id}
+              className="tab"
+              data-active={active}
+              data-dirty={doc.dirty}
+              data-deleted={doc.deletedOnDisk}
+            >
+              <button
+                type="button"
+                role="tab"
+                id={tabId(doc)}
+                aria-selected={active}
+                aria-controls={`${doc.id}-panel`}
+                tabIndex={active ? 0 : -1}
+                title={displayName(doc.path)}
+                onClick={() => manager.activate(doc.id)}
+                onAuxClick={(e) => {
+                  if (e.button === 1) manager.requestClose(doc.id)
+                }}
+              >
+                {name}
+                {doc.dirty && (
+                  <>
+                    <span className="dirty-dot" aria-hidden="true">
+                      ●
+                    </span>
+                    <span className="visually-hidden"> (unsaved)</span>
+                  </>
+                )}
+                {doc.deletedOnDisk && <span className="visually-hidden"> (deleted on disk)</span>}
+              </button>
+              <button
+                type="button"
+                className="icon-button"
+                aria-label={`Close ${name}`}
+                tabIndex={active ? 0 : -1}
+                onClick={() => manager.requestClose(doc.id)}
+              >
+                ×
+              </button>
+            </div>
+          )
+        })}
+      </div>
+    </div>
+  )
+}

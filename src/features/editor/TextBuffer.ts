@@ -1,0 +1,128 @@
+import * as monaco from 'monaco-editor/editor/editor.api'
+import { languageFor } from './languageFor'
+import { baseName } from './movedPath'
+
+let nextModel = 1
+
+/** The language Monaco should use for `path`, judged by its name and first line. */
+function languageOf(path: string, text: string): string {
+  const firstLine = text.slice(0, Math.min(text.length, 200)).split('\n', 1)[0] ?? ''
+  return languageFor(baseName(path), firstLine, monaco.languages.getLanguages())
+}
+
+/**
+ * The text of one open file: a Monaco model plus what the editor needs around it (whether it
+ * differs from what is on disk, the view state to restore when its tab comes back). Lives in
+ * Monaco's lazy chunk; everything else refers to it by type only.
+ */
+export class TextBuffer {
+  readonly model: monaco.editor.ITextModel
+  /** Cursor and scroll position while another tab is shown. */
+  viewState: monaco.editor.ICodeEditorViewState | null = null
+  private savedVersion: number
+  private wasDirty = false
+  private readonly listeners = new Set<() => void>()
+  private readonly subscription: monaco.IDisposable
+
+  constructor(
+    text: string,
+    path: string,
+    readonly reduced: boolean,
+  ) {
+    // Model URIs never change, so they carry a number, not the path (an open file can be renamed).
+    const uri = monaco.Uri.from({ scheme: 'sandbox', path: `/${nextModel++}/${baseName(path)}` })
+    this.model = monaco.editor.createModel(text, reduced ? 'plaintext' : languageOf(path, text), uri)
+    this.savedVersion = this.model.getAlternativeVersionId()
+    this.subscription = this.model.onDidChangeContent(() => this.notifyIfDirtyChanged())
+  }
+
+  /** Differs from the text last loaded from or saved to disk (undoing back to it makes it clean). */
+  get dirty(): boolean {
+    return this.model.getAlternativeVersionId() !== this.savedVersion
+  }
+
+  /** The language Monaco uses for it. */
+  get languageId(): string {
+    return this.model.getLanguageId()
+  }
+
+  /** A marker of the current text, for `markSaved` once that text reached the disk. */
+  versionId(): number {
+    return this.model.getAlternativeVersionId()
+  }
+
+  getText(): string {
+    return this.model.getValue()
+  }
+
+  /** The text as of `versionId` is what the disk holds now. */
+  markSaved(versionId = this.model.getAlternativeVersionId()): void {
+    this.savedVersion = versionId
+    this.notifyIfDirtyChanged()
+  }
+
+  /**
+   * Replaces the text with the disk's and marks it saved. One minimal edit (the changed middle),
+   * so cursors before or after the change stay where they were, and one undo step, so Undo
+   * brings back what was there before.
+   */
+  reload(text: string): void {
+    const crlf = text.includes('\r\n')
+    if (crlf !== (this.model.getEOL() === '\r\n')) {
+      this.model.pushEOL(crlf ? monaco.editor.EndOfLineSequence.CRLF : monaco.editor.EndOfLineSequence.LF)
+    }
+    const next = text.replace(/\r\n|\r|\n/g, this.model.getEOL())
+    const current = this.model.getValue()
+    if (current !== next) {
+      let start = 0
+      const shortest = Math.min(current.length, next.length)
+      while (start < shortest && current.charCodeAt(start) === next.charCodeAt(start)) start++
+      let end = 0
+      while (
+        end < shortest - start &&
+        current.charCodeAt(current.length - 1 - end) === next.charCodeAt(next.length - 1 - end)
+      )
+        end++
+      const from = this.model.getPositionAt(start)
+      const to = this.model.getPositionAt(current.length - end)
+      this.model.pushStackElement()
+      this.model.pushEditOperations(
+        null,
+        [
+          {
+            range: new monaco.Range(from.lineNumber, from.column, to.lineNumber, to.column),
+            text: next.slice(start, next.length - end),
+          },
+        ],
+        () => null,
+      )
+      this.model.pushStackElement()
+    }
+    this.markSaved()
+  }
+
+  /** Picks the language again after a rename. */
+  renamed(path: string): void {
+    if (!this.reduced)
+      monaco.editor.setModelLanguage(this.model, languageOf(path, this.model.getLineContent(1)))
+  }
+
+  /** Called when `dirty` flips. */
+  onDirtyChange(listener: () => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  dispose(): void {
+    this.listeners.clear()
+    this.subscription.dispose()
+    this.model.dispose()
+  }
+
+  private notifyIfDirtyChanged(): void {
+    const dirty = this.dirty
+    if (dirty === this.wasDirty) return
+    this.wasDirty = dirty
+    for (const listener of this.listeners) listener()
+  }
+}

@@ -1,0 +1,119 @@
+import { SearchAddon } from '@xterm/addon-search'
+import { Unicode11Addon } from '@xterm/addon-unicode11'
+import { WebLinksAddon } from '@xterm/addon-web-links'
+import { WebglAddon } from '@xterm/addon-webgl'
+import type { ITerminalAddon, Terminal } from '@xterm/xterm'
+
+/** Which renderer draws a terminal; shown as `data-renderer` on its screen element. */
+export type TerminalRenderer = 'webgl' | 'dom'
+
+/** Opens a link the terminal printed in a new tab that gets no handle back on the IDE. */
+function openLink(event: MouseEvent, uri: string): void {
+  event.preventDefault()
+  window.open(uri, '_blank', 'noopener,noreferrer')
+}
+
+/** Drops the WebGL contexts of a terminal's canvases now rather than at garbage collection. */
+function releaseContexts(canvases: HTMLCanvasElement[]): void {
+  // A canvas that draws in 2D (xterm's link layer) answers null here, so only GL contexts are lost.
+  for (const canvas of canvases)
+    canvas.getContext('webgl2')?.getExtension('WEBGL_lose_context')?.loseContext()
+}
+
+/**
+ * The addons of one terminal: Unicode 11 widths (emoji and CJK take two cells, as the shell's
+ * wcwidth says), web links, search, and the WebGL renderer while the terminal is on screen.
+ * Browsers keep only ~16 WebGL contexts per page and silently drop the oldest, so a terminal holds
+ * one only while visible (hidden tabs and detached views hold none); a lost context falls back to
+ * the DOM renderer, which always works.
+ */
+export class TerminalAddons {
+  readonly search = new SearchAddon()
+  private readonly others: ITerminalAddon[]
+  private webgl: WebglAddon | undefined
+  /** WebGL failed or lost its context: stay on the DOM renderer until the next attach. */
+  private webglBroken = false
+  private readonly visibility = new IntersectionObserver((entries) => {
+    const last = entries.at(-1)
+    if (last) this.onVisible(last.isIntersecting)
+  })
+
+  constructor(
+    private readonly term: Terminal,
+    private readonly screen: HTMLElement,
+  ) {
+    const unicode = new Unicode11Addon()
+    const links = new WebLinksAddon(openLink)
+    this.others = [unicode, links]
+    term.loadAddon(unicode)
+    term.unicode.activeVersion = '11'
+    term.loadAddon(links)
+    term.loadAddon(this.search)
+    this.mark('dom')
+  }
+
+  /** The renderer in use now. */
+  get renderer(): TerminalRenderer {
+    return this.webgl ? 'webgl' : 'dom'
+  }
+
+  /** The terminal is in the page inside `host`: render with WebGL whenever the host is visible. */
+  attach(host: HTMLElement): void {
+    this.webglBroken = false
+    this.visibility.disconnect()
+    this.visibility.observe(host)
+  }
+
+  /** The terminal left the page: give its WebGL context back. */
+  detach(): void {
+    this.visibility.disconnect()
+    this.unloadWebgl()
+  }
+
+  dispose(): void {
+    this.detach()
+    this.search.dispose()
+    for (const addon of this.others) addon.dispose()
+  }
+
+  private onVisible(visible: boolean): void {
+    if (!visible) this.unloadWebgl()
+    else if (!this.webgl && !this.webglBroken) this.loadWebgl()
+  }
+
+  private loadWebgl(): void {
+    let addon: WebglAddon | undefined
+    try {
+      addon = new WebglAddon()
+      this.term.loadAddon(addon)
+    } catch {
+      // No WebGL2 here (blocklisted GPU, old Safari): the DOM renderer is what we have.
+      addon?.dispose()
+      this.webglBroken = true
+      return
+    }
+    addon.onContextLoss(() => {
+      this.webglBroken = true
+      this.unloadWebgl()
+    })
+    this.webgl = addon
+    this.mark('webgl')
+  }
+
+  private unloadWebgl(): void {
+    const addon = this.webgl
+    if (!addon) return
+    this.webgl = undefined
+    // Disposing the addon leaves its context alive until GC (xterm.js#6068); take the canvases first.
+    const canvases = [
+      ...(this.term.element?.querySelectorAll<HTMLCanvasElement>('.xterm-screen canvas') ?? []),
+    ]
+    addon.dispose()
+    releaseContexts(canvases)
+    this.mark('dom')
+  }
+
+  private mark(renderer: TerminalRenderer): void {
+    this.screen.dataset.renderer = renderer
+  }
+}

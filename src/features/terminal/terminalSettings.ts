@@ -1,0 +1,27 @@
+import { create } from 'zustand'
+import { persist } from 'zustand/middleware'
+
+interface TerminalSettings {
+  /** Copy a mouse selection to the clipboard as soon as it is made (PuTTY style). */
+  copyOnSelect: boolean
+  /** Mirror the screen into an accessibility tree and announce output (xterm's screen-reader mode). */
+  screenReaderMode: boolean
+  toggleCopyOnSelect(): void
+  toggleScreenReaderMode(): void
+}
+
+/** The user's terminal options, the same for every terminal and kept across reloads. */
+export const useTerminalSettings = create<TerminalSettings>()(
+  persist(
+    (set) => ({
+      copyOnSelect: false,
+      screenReaderMode: false,
+      toggleCopyOnSelect: () => set((s) => ({ copyOnSelect: !s.copyOnSelect })),
+      toggleScreenReaderMode: () => set((s) => ({ screenReaderMode: !s.screenReaderMode })),
+    }),
+    {
+      name: 'sandbox-ide:terminal-settings',
+      partialize: (s) => ({ copyOnSelect: s.copyOnSelect, screenReaderMode: s.screenReaderMode }),
+    },
+  ),
+)
