@@ -3,20 +3,17 @@ import { EditorPage } from './pages/EditorPage'
 import { ExplorerPage } from './pages/ExplorerPage'
 import { screenshot, WorkbenchPage } from './pages/WorkbenchPage'
 import { SandboxFiles } from './sandboxFiles'
-import { freePort, LocalStack } from './stack'
+import { stackForThisFile } from './stack'
 
 test.describe.configure({ mode: 'serial' })
 
-let stack: LocalStack
+const stack = stackForThisFile()
 let files: SandboxFiles
 const home = '/home/user'
 
 test.beforeAll(async () => {
-  stack = new LocalStack(await freePort())
-  await stack.start()
   files = await SandboxFiles.of(stack)
 })
-test.afterAll(() => stack.dispose())
 
 /** Calls the sandbox's runtime from Node as another program would (by the router's header). */
 async function runtime(path: string, init: RequestInit): Promise<Response> {

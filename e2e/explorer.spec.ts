@@ -2,19 +2,16 @@ import { expect, test } from '@playwright/test'
 import { ExplorerPage } from './pages/ExplorerPage'
 import { WorkbenchPage } from './pages/WorkbenchPage'
 import { SandboxFiles } from './sandboxFiles'
-import { freePort, LocalStack } from './stack'
+import { stackForThisFile } from './stack'
 
 test.describe.configure({ mode: 'serial' })
 
-let stack: LocalStack
+const stack = stackForThisFile()
 let files: SandboxFiles
 const home = '/home/user'
 test.beforeAll(async () => {
-  stack = new LocalStack(await freePort())
-  await stack.start()
   files = await SandboxFiles.of(stack)
 })
-test.afterAll(() => stack.dispose())
 
 test('creates, renames, moves and deletes through the UI, each checked on disk', async ({ page }) => {
   const wb = new WorkbenchPage(page)

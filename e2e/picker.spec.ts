@@ -1,13 +1,8 @@
 import { expect, test } from '@playwright/test'
 import { WorkbenchPage } from './pages/WorkbenchPage'
-import { freePort, LocalStack } from './stack'
+import { stackForThisFile } from './stack'
 
-let stack: LocalStack
-test.beforeAll(async () => {
-  stack = new LocalStack(await freePort())
-  await stack.start()
-})
-test.afterAll(() => stack.dispose())
+const stack = stackForThisFile()
 
 test('lists local sandboxes and creates, opens, pauses, resumes and kills them', async ({ page }) => {
   await page.goto(`${stack.url}/sandbox`)

@@ -2,26 +2,13 @@ import { expect, test } from '@playwright/test'
 import { ProcessPanelPage } from './pages/ProcessPanelPage'
 import { screenshot, WorkbenchPage } from './pages/WorkbenchPage'
 import { startRuntimeProcess } from './runtimeProcess'
-import { freePort, LocalStack } from './stack'
+import { stackForThisFile } from './stack'
 
 test.describe.configure({ mode: 'serial' })
 
-let stack: LocalStack
-test.beforeAll(async () => {
-  stack = new LocalStack(await freePort())
-  await stack.start()
-})
-test.afterAll(() => stack.dispose())
+const stack = stackForThisFile()
 
-async function defaultSandboxId(): Promise<string> {
-  const list = (await (await stack.api('GET', '/v2/sandboxes')).json()) as {
-    sandboxID: string
-    metadata: Record<string, string>
-  }[]
-  const found = list.find((s) => s.metadata.purpose === 'ide-default')
-  if (!found) throw new Error('no default sandbox')
-  return found.sandboxID
-}
+const defaultSandboxId = async () => (await stack.defaultSandbox()).id
 
 test('lists the IDE’s own shell with its tag, and processes other clients started, as plain text', async ({
   page,

@@ -1,13 +1,8 @@
 import { expect, test } from '@playwright/test'
 import { screenshot, WorkbenchPage } from './pages/WorkbenchPage'
-import { freePort, LocalStack } from './stack'
+import { stackForThisFile } from './stack'
 
-let stack: LocalStack
-test.beforeAll(async () => {
-  stack = new LocalStack(await freePort())
-  await stack.start()
-})
-test.afterAll(() => stack.dispose())
+const stack = stackForThisFile()
 
 test('shows reconnecting with a countdown while the stack is down, and comes back by itself', async ({
   page,

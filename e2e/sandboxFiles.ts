@@ -10,14 +10,8 @@ export class SandboxFiles {
 
   /** The default sandbox of a stack. */
   static async of(stack: LocalStack): Promise<SandboxFiles> {
-    const list = (await (await stack.api('GET', '/v2/sandboxes')).json()) as {
-      sandboxID: string
-      metadata: Record<string, string>
-    }[]
-    const id = list.find((s) => s.metadata.purpose === 'ide-default')?.sandboxID
-    if (!id) throw new Error('no default sandbox')
-    const detail = (await (await stack.api('GET', `/sandboxes/${id}`)).json()) as { envdAccessToken: string }
-    return new SandboxFiles(stack, id, detail.envdAccessToken)
+    const { id, token } = await stack.defaultSandbox()
+    return new SandboxFiles(stack, id, token)
   }
 
   /** The sandbox's access token (for calls a page makes itself). */

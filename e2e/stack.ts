@@ -4,6 +4,7 @@ import { request } from 'node:https'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { test } from '@playwright/test'
 
 const projectRoot = join(import.meta.dirname, '..')
 
@@ -28,10 +29,20 @@ export class LocalStack {
   readonly dataDir = mkdtempSync(join(tmpdir(), 'e2e-stack-'))
   readonly apiKey = `e2e-${Math.random().toString(36).slice(2)}`
 
+  private chosenPort: number | undefined
+
+  /** `port` may be left out: the first start picks a free one, and restarts keep it. */
   constructor(
-    readonly port: number,
+    port?: number,
     private readonly extraArgs: string[] = [],
-  ) {}
+  ) {
+    this.chosenPort = port
+  }
+
+  get port(): number {
+    if (this.chosenPort === undefined) throw new Error('the stack has not been started yet')
+    return this.chosenPort
+  }
 
   /** Started with `--tls`: HTTPS (HTTP/2) with a self-signed certificate. */
   get tls(): boolean {
@@ -44,6 +55,7 @@ export class LocalStack {
 
   /** Starts the stack and waits for its banner. */
   async start(): Promise<void> {
+    this.chosenPort ??= await freePort()
     const child = spawn(
       process.execPath,
       [
@@ -73,6 +85,18 @@ export class LocalStack {
       child.stderr?.on('data', onData)
       child.once('exit', (code) => reject(new Error(`the stack exited with ${code}:\n${out}`)))
     })
+  }
+
+  /** The stack's default sandbox (the one `/` opens) and its access token. */
+  async defaultSandbox(): Promise<{ id: string; token: string }> {
+    const list = (await (await this.api('GET', '/v2/sandboxes')).json()) as {
+      sandboxID: string
+      metadata: Record<string, string>
+    }[]
+    const id = list.find((s) => s.metadata.purpose === 'ide-default')?.sandboxID
+    if (!id) throw new Error('the stack has no default sandbox')
+    const detail = (await (await this.api('GET', `/sandboxes/${id}`)).json()) as { envdAccessToken: string }
+    return { id, token: detail.envdAccessToken }
   }
 
   /** Stops it as Ctrl-C does, and waits until it is gone. */
@@ -121,4 +145,12 @@ function insecureHttps(
     req.on('error', reject)
     req.end(body)
   })
+}
+
+/** A real stack for the specs of one file: started before them, disposed after them. */
+export function stackForThisFile(extraArgs: string[] = []): LocalStack {
+  const stack = new LocalStack(undefined, extraArgs)
+  test.beforeAll(() => stack.start())
+  test.afterAll(() => stack.dispose())
+  return stack
 }

@@ -1,15 +1,10 @@
 import { expect, test } from '@playwright/test'
 import { WorkbenchPage } from './pages/WorkbenchPage'
-import { freePort, LocalStack } from './stack'
+import { stackForThisFile } from './stack'
 
 test.describe.configure({ mode: 'serial' })
 
-let stack: LocalStack
-test.beforeAll(async () => {
-  stack = new LocalStack(await freePort())
-  await stack.start()
-})
-test.afterAll(() => stack.dispose())
+const stack = stackForThisFile()
 
 test('a reload finds the same shell again, with its screen', async ({ page }) => {
   const wb = new WorkbenchPage(page)

@@ -1,25 +1,12 @@
 import { expect, type Locator, type Page, test } from '@playwright/test'
 import { screenshot, WorkbenchPage } from './pages/WorkbenchPage'
-import { freePort, LocalStack } from './stack'
+import { stackForThisFile } from './stack'
 
 test.describe.configure({ mode: 'serial' })
 
-let stack: LocalStack
-test.beforeAll(async () => {
-  stack = new LocalStack(await freePort())
-  await stack.start()
-})
-test.afterAll(() => stack.dispose())
+const stack = stackForThisFile()
 
-async function defaultSandboxId(): Promise<string> {
-  const list = (await (await stack.api('GET', '/v2/sandboxes')).json()) as {
-    sandboxID: string
-    metadata: Record<string, string>
-  }[]
-  const found = list.find((s) => s.metadata.purpose === 'ide-default')
-  if (!found) throw new Error('no default sandbox')
-  return found.sandboxID
-}
+const defaultSandboxId = async () => (await stack.defaultSandbox()).id
 
 /** Presses Tab (going round the page) until `target` has focus, as a keyboard user would reach it. */
 async function tabTo(page: Page, target: Locator): Promise<void> {

@@ -1,4 +1,5 @@
 import type { InputChannel } from './inputChannel'
+import { takeBytes } from './takeBytes'
 
 /**
  * Keystrokes for one process, sent by unary calls (SendInput works in every browser and over
@@ -48,27 +49,12 @@ export class InputQueue implements InputChannel {
     this.pending = []
   }
 
-  private take(): Uint8Array {
-    const total = Math.min(this.queuedBytes, this.maxChunkBytes)
-    const out = new Uint8Array(total)
-    let filled = 0
-    while (filled < total) {
-      const head = this.pending[0] as Uint8Array
-      const part = head.subarray(0, total - filled)
-      out.set(part, filled)
-      filled += part.length
-      if (part.length === head.length) this.pending.shift()
-      else this.pending[0] = head.subarray(part.length)
-    }
-    return out
-  }
-
   private async pump(): Promise<void> {
     if (this.inFlight || this.failed || this.disposed) return
     this.inFlight = true
     try {
       while (this.pending.length > 0 && !this.failed) {
-        const chunk = this.take()
+        const chunk = takeBytes(this.pending, this.maxChunkBytes)
         try {
           await this.send(chunk)
         } catch (err) {

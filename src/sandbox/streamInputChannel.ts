@@ -5,6 +5,7 @@ import {
   type StreamInputTarget,
 } from '../api/streamInputTransport'
 import type { InputChannel } from './inputChannel'
+import { takeBytes } from './takeBytes'
 
 export interface StreamInputChannelOptions {
   /** Where to stream; undefined until the process is known (input then waits for `retry`). */
@@ -117,7 +118,7 @@ export class StreamInputChannel implements InputChannel {
     }
     const burst = this.burst
     while (this.queued.length > 0 && burst.bytes < this.maxBurstBytes) {
-      const chunk = this.take(this.maxBurstBytes - burst.bytes)
+      const chunk = takeBytes(this.queued, this.maxBurstBytes - burst.bytes)
       burst.call.write(chunk)
       burst.written.push(chunk)
       burst.bytes += chunk.length
@@ -173,24 +174,5 @@ export class StreamInputChannel implements InputChannel {
     const burst = this.burst
     this.burst = undefined
     burst?.call.abort()
-  }
-
-  /** Up to `limit` queued bytes, joined into one message, from the front. */
-  private take(limit: number): Uint8Array {
-    const total = Math.min(
-      limit,
-      this.queued.reduce((sum, d) => sum + d.length, 0),
-    )
-    const out = new Uint8Array(total)
-    let filled = 0
-    while (filled < total) {
-      const head = this.queued[0] as Uint8Array
-      const part = head.subarray(0, total - filled)
-      out.set(part, filled)
-      filled += part.length
-      if (part.length === head.length) this.queued.shift()
-      else this.queued[0] = head.subarray(part.length)
-    }
-    return out
   }
 }
