@@ -17,8 +17,16 @@ const groups: Record<string, () => Promise<Figure[]>> = {
   editor: editorFigures,
 }
 const chosen = process.argv.slice(2)
-const figures: Figure[] = []
+let failed = 0
+// One table per group as it finishes, so a group that fails does not take the others' figures with it.
 for (const [name, measure] of Object.entries(groups)) {
-  if (chosen.length === 0 || chosen.includes(name)) figures.push(...(await measure()))
+  if (chosen.length > 0 && !chosen.includes(name)) continue
+  try {
+    printTable(await measure())
+  } catch (err) {
+    failed++
+    console.error(`bench ${name} failed: ${err instanceof Error ? err.message : String(err)}`)
+  }
+  console.log()
 }
-printTable(figures)
+process.exitCode = failed > 0 ? 1 : 0
