@@ -105,7 +105,7 @@ test('hostile names render as text and round-trip through rename and delete', as
   await explorer.item('odd').click()
   for (const name of names) await expect(explorer.item(name)).toBeVisible()
   expect(await page.locator('img[src=x]').count()).toBe(0)
-  await expect(explorer.tree.getByText('new␤line.txt')).toBeVisible()
+  await expect(explorer.tree.getByText('new⏎line.txt')).toBeVisible()
 
   await explorer.select('<img src=x onerror=alert(1)>.txt')
   await page.keyboard.press('F2')

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react'
-import { displayName } from './displayName'
+import { displayName } from '../../ui/displayName'
 import type { EditorDocument, EditorManager } from './EditorManager'
 
 /** "Save changes before closing?" for a tab with unsaved changes; Escape cancels. */

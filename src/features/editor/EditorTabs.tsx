@@ -1,5 +1,5 @@
 import type { KeyboardEvent } from 'react'
-import { displayName } from './displayName'
+import { displayName } from '../../ui/displayName'
 import type { EditorDocument, EditorManager } from './EditorManager'
 
 /** The id of a document's tab, for aria-controls / aria-labelledby. */

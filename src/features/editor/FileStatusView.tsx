@@ -1,4 +1,4 @@
-import { displayName } from './displayName'
+import { displayName } from '../../ui/displayName'
 import type { EditorDocument, EditorManager } from './EditorManager'
 import { downloadOnlyBytes, formatSize } from './fileLimits'
 

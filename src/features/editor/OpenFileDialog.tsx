@@ -3,7 +3,7 @@ import { Command as Cmdk } from 'cmdk'
 import { useEffect, useState } from 'react'
 import { type EntryInfo, FileType } from '../../gen/filesystem_pb'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
-import { displayName } from './displayName'
+import { displayName } from '../../ui/displayName'
 import type { EditorManager } from './EditorManager'
 
 /** Entries shown at most, so a huge folder does not make typing slow. */

@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react'
-import { displayName } from './displayName'
+import { displayName } from '../../ui/displayName'
 import type { ExplorerActions } from './explorerActions'
 import { type FileTree, parentOf, type TreeRow } from './fileTree'
 
