@@ -19,8 +19,13 @@ const debianNeeds = {
     ['/usr/bin/bwrap', 'bubblewrap'],
     // The --tls tests (and `npm start -- --tls`) make their certificate with it.
     ['/usr/bin/openssl', 'openssl'],
+    // The example lab (labs/python-basics) and its tests run Python in sandboxes.
+    ['/usr/bin/python3', 'python3'],
   ],
-  bench: [['/usr/bin/bwrap', 'bubblewrap']],
+  bench: [
+    ['/usr/bin/bwrap', 'bubblewrap'],
+    ['/usr/bin/python3', 'python3'],
+  ],
 }
 
 function run(cmd, args, env = {}) {

@@ -1,4 +1,5 @@
 // `npm start`: the local stack. The E2B-compatible platform, isolated sandboxes, and the IDE.
+import { statSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parsePlatformConfig, platformUsage } from './config'
@@ -18,6 +19,10 @@ try {
 if (config === 'help') {
   console.log(platformUsage)
   process.exit(0)
+}
+if (config.templatesDir && !statSync(config.templatesDir, { throwIfNoEntry: false })?.isDirectory()) {
+  console.error(`npm start: --templates ${config.templatesDir} is not a folder\n\n${platformUsage}`)
+  process.exit(2)
 }
 
 const platform = await startPlatform(config, { projectRoot, log })
@@ -43,6 +48,7 @@ Sandbox IDE is running.
 
   Open the IDE:  ${platform.url}/
   Sandboxes:     ${sandboxLine}; ${isolation}
+  Templates:     ${(await platform.templates.ids()).join(', ')}
   E2B API:       E2B_API_URL=${platform.url} E2B_SANDBOX_URL=${platform.url}
   API key:       ${platform.apiKeyGenerated ? `${platform.apiKey}  (new; kept in ${shownData}/api-key)` : `in ${config.apiKey ? 'SANDBOX_API_KEY / --api-key' : `${shownData}/api-key`}`}
   Data folder:   ${shownData}${tlsLine}

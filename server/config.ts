@@ -16,6 +16,8 @@ export interface PlatformConfig {
   defaultSandboxTimeout: number
   defaultSandbox: boolean
   isolation: 'auto' | 'none'
+  /** Folder of template folders (`labs/` of the project when absent). */
+  templatesDir?: string
   /** Serve HTTPS with HTTP/2 (and HTTP/1.1) using a self-signed certificate kept in dataDir. */
   tls?: boolean
 }
@@ -36,6 +38,8 @@ Options:
   --sandbox-timeout S          timeout of sandboxes created without one, seconds (default 300)
   --default-sandbox-timeout S  timeout of the IDE's default sandbox, seconds; it pauses when it
                                runs out (default 3600)
+  --templates DIR              folder of templates: each folder in it is a template named after
+                               it, the files a new sandbox's home starts with (default ./labs)
   --no-default-sandbox         do not create or resume a default sandbox
   --no-isolation               run sandboxes without bubblewrap (not isolated)
   --tls                        serve HTTPS with HTTP/2 (also $SANDBOX_TLS=1), with a self-signed
@@ -67,6 +71,7 @@ export function parsePlatformConfig(
       'max-sandboxes': { type: 'string' },
       'sandbox-timeout': { type: 'string' },
       'default-sandbox-timeout': { type: 'string' },
+      templates: { type: 'string' },
       'no-default-sandbox': { type: 'boolean' },
       'no-isolation': { type: 'boolean' },
       tls: { type: 'boolean' },
@@ -87,6 +92,7 @@ export function parsePlatformConfig(
     maxSandboxes: positiveInt('--max-sandboxes', values['max-sandboxes'], 30),
     sandboxTimeout: positiveInt('--sandbox-timeout', values['sandbox-timeout'], 300),
     defaultSandboxTimeout: positiveInt('--default-sandbox-timeout', values['default-sandbox-timeout'], 3600),
+    ...(values.templates ? { templatesDir: resolve(values.templates) } : {}),
     defaultSandbox: !values['no-default-sandbox'],
     isolation: values['no-isolation'] ? 'none' : 'auto',
     tls: values.tls === true || env.SANDBOX_TLS === '1',

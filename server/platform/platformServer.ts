@@ -14,6 +14,7 @@ import type { SandboxLauncher } from './launcher/sandboxLauncher'
 import { SandboxManager } from './sandboxManager'
 import { sandboxRouter, sandboxTarget } from './sandboxRouter'
 import { SandboxStore } from './sandboxStore'
+import { TemplateCatalog } from './templates/templateCatalog'
 import { type LocalCertificate, localCertificate } from './tls/localCertificate'
 import { type SecureServer, secureServer } from './tls/secureServer'
 
@@ -30,6 +31,8 @@ export interface RunningPlatform {
   apiKeyGenerated: boolean
   launcher: SandboxLauncher
   manager: SandboxManager
+  /** `base` and the template folders sandboxes may start from. */
+  templates: TemplateCatalog
   /** Stops listening and stops every sandbox's processes; files and records stay. */
   close(): Promise<void>
 }
@@ -50,10 +53,12 @@ export async function startPlatform(
     log,
     isolation: config.isolation,
   })
+  const templates = new TemplateCatalog(config.templatesDir ?? join(projectRoot, 'labs'))
   const manager = new SandboxManager(new SandboxStore(config.dataDir), launcher, {
     dataDir: config.dataDir,
     maxSandboxes: config.maxSandboxes,
     defaultTimeoutSeconds: config.sandboxTimeout,
+    templates,
     log,
   })
   manager.restore()
@@ -98,6 +103,7 @@ export async function startPlatform(
     apiKeyGenerated: generated,
     launcher,
     manager,
+    templates,
     close: async () => {
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))

@@ -5,9 +5,8 @@ import type { LaunchedSandbox, SandboxLauncher } from './launcher/sandboxLaunche
 import { PlatformError, sandboxNotFound } from './platformError'
 import type { SandboxRecord } from './sandboxRecord'
 import type { SandboxStore } from './sandboxStore'
-
-/** The only template the local platform has: the host system, read-only, with a home of its own. */
-export const localTemplate = 'base'
+import { seedHome } from './templates/seedHome'
+import { baseTemplate, type TemplateCatalog } from './templates/templateCatalog'
 
 /** What a create request asks for. */
 export interface CreateRequest {
@@ -28,6 +27,8 @@ export interface ManagerOptions {
   maxSandboxes: number
   /** Timeout of a sandbox created without one (seconds). */
   defaultTimeoutSeconds: number
+  /** `base` and the template folders a sandbox's home may start from. */
+  templates: TemplateCatalog
   log: (line: string) => void
   now?: () => number
 }
@@ -96,13 +97,8 @@ export class SandboxManager {
 
   /** Creates and starts a sandbox. */
   async create(request: CreateRequest): Promise<SandboxRecord> {
-    const templateID = request.templateID ?? localTemplate
-    if (templateID !== localTemplate) {
-      throw new PlatformError(
-        400,
-        `template '${templateID}' is not available here: this local platform has '${localTemplate}'`,
-      )
-    }
+    const templateID = request.templateID ?? baseTemplate
+    const templateDir = await this.options.templates.folder(templateID)
     if (this.entries.size >= this.options.maxSandboxes) {
       throw new PlatformError(
         429,
@@ -127,6 +123,7 @@ export class SandboxManager {
     this.entries.set(id, entry)
     mkdirSync(this.homeDir(id), { recursive: true })
     try {
+      if (templateDir) await seedHome(templateDir, this.homeDir(id))
       await this.serialized(entry, () => this.launch(entry))
     } catch (err) {
       this.entries.delete(id)

@@ -130,7 +130,7 @@ describe('platform API', () => {
       [{ timeout: -1 }, "at 'timeout'"],
       [{ templateID: 'base', surprise: true }, 'surprise'],
       [{ metadata: { a: 1 } }, "at 'metadata.a'"],
-      [{ templateID: 'python-gpu' }, "template 'python-gpu'"],
+      [{ templateID: '../base' }, 'template id "../base" is not valid'],
     ]
     for (const [body, says] of cases) {
       const res = await tp.api('POST', '/v2/sandboxes', body)
