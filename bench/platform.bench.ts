@@ -8,7 +8,7 @@ import { type Figure, median } from './table'
 const mib = 1024 * 1024
 
 /** Resident memory of a process and all its descendants, from /proc. */
-function treeRss(root: number): number {
+export function treeRss(root: number): number {
   const children = new Map<number, number[]>()
   const rss = new Map<number, number>()
   for (const name of readdirSync('/proc')) {

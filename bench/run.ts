@@ -1,5 +1,6 @@
 // `npm run bench`: measures and prints a table of medians. Benchmarks are not tests: nothing here fails on a time.
-// `npm run bench -- runtime` (or codec, platform, terminal, explorer, editor) runs one group.
+// `npm run bench -- runtime` (or codec, platform, class, terminal, explorer, editor) runs one group.
+import { classFigures } from './class.bench'
 import { codecFigures } from './codec.bench'
 import { editorFigures } from './editor.bench'
 import { explorerFigures } from './explorer.bench'
@@ -12,6 +13,7 @@ const groups: Record<string, () => Promise<Figure[]>> = {
   codec: codecFigures,
   runtime: runtimeFigures,
   platform: platformFigures,
+  class: classFigures,
   terminal: terminalFigures,
   explorer: explorerFigures,
   editor: editorFigures,

@@ -1,0 +1,140 @@
+// `npm run class`: one sandbox per student from a template, on the local stack (or any E2B API).
+import { readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import {
+  endClass,
+  listClass,
+  numberedStudents,
+  type PlatformAccess,
+  type StudentSandbox,
+  startClass,
+} from './classroom'
+
+const usage = `Usage: npm run class -- --template ID (--students N | --names a,b,c) [options]
+       npm run class -- --list NAME | --end NAME
+
+Creates one sandbox per student from a template (a folder of labs/, e.g. python-basics) through
+the platform API of a running stack (npm start), and prints each student's IDE address.
+
+Options:
+  --template ID     template of every sandbox
+  --students N      that many students: student-01, student-02, …
+  --names a,b,c     the students' names instead
+  --class NAME      name of the class, to list or end it later (default: the template's id)
+  --timeout S       seconds before a sandbox pauses (default 14400: four hours)
+  --list NAME       print the sandboxes of a class
+  --end NAME        kill every sandbox of a class (their files are deleted)
+  --url URL         the stack (default: http://127.0.0.1:$PORT, or :8787)
+  --api-key KEY     platform API key (default: $SANDBOX_API_KEY, or the key in the data folder)
+  --data DIR        the stack's data folder, for its API key (default: $SANDBOX_DATA_DIR or .data)
+  -h, --help        show this help
+`
+
+function fail(message: string): never {
+  console.error(`npm run class: ${message}\n\n${usage}`)
+  process.exit(2)
+}
+
+function apiKey(given: string | undefined, dataDir: string): string {
+  const key = given ?? process.env.SANDBOX_API_KEY
+  if (key) return key
+  try {
+    return readFileSync(join(dataDir, 'api-key'), 'utf8').trim()
+  } catch {
+    return fail(
+      `no API key: pass --api-key, set SANDBOX_API_KEY, or start the stack once (it keeps one in ${dataDir})`,
+    )
+  }
+}
+
+function printTable(rows: StudentSandbox[]): void {
+  const width = Math.max(7, ...rows.map((r) => r.student.length))
+  console.log(`${'Student'.padEnd(width)}  Sandbox               IDE`)
+  for (const row of rows)
+    console.log(`${row.student.padEnd(width)}  ${row.sandboxId.padEnd(20)}  ${row.ideUrl}`)
+}
+
+let values: ReturnType<typeof parseArgs>['values']
+try {
+  values = parseArgs({
+    args: process.argv.slice(2),
+    options: {
+      template: { type: 'string' },
+      students: { type: 'string' },
+      names: { type: 'string' },
+      class: { type: 'string' },
+      timeout: { type: 'string' },
+      list: { type: 'string' },
+      end: { type: 'string' },
+      url: { type: 'string' },
+      'api-key': { type: 'string' },
+      data: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  }).values
+} catch (err) {
+  fail(err instanceof Error ? err.message : String(err))
+}
+const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined)
+if (values.help) {
+  console.log(usage)
+  process.exit(0)
+}
+
+const dataDir = resolve(text('data') ?? process.env.SANDBOX_DATA_DIR ?? '.data')
+const access: PlatformAccess = {
+  url: (text('url') ?? `http://127.0.0.1:${process.env.PORT ?? 8787}`).replace(/\/$/, ''),
+  apiKey: apiKey(text('api-key'), dataDir),
+}
+
+try {
+  const listName = text('list')
+  const endName = text('end')
+  if (listName) {
+    const rows = await listClass(access, listName)
+    if (rows.length === 0) console.log(`Class '${listName}' has no sandboxes.`)
+    else printTable(rows)
+  } else if (endName) {
+    console.log(`Class '${endName}': killed ${await endClass(access, endName)} sandboxes.`)
+  } else {
+    const template = text('template') ?? fail('--template is required')
+    const count = text('students')
+    const names = text('names')
+    if (!count === !names) fail('give either --students N or --names a,b,c')
+    if (count && !(Number.isInteger(Number(count)) && Number(count) > 0))
+      fail(`--students must be a positive whole number, not '${count}'`)
+    const students = names
+      ? names
+          .split(',')
+          .map((n) => n.trim())
+          .filter(Boolean)
+      : numberedStudents(Number(count))
+    if (new Set(students).size !== students.length) fail('--names has a name twice')
+    const timeout = Number(text('timeout') ?? 14_400)
+    if (!Number.isInteger(timeout) || timeout < 1)
+      fail(`--timeout must be a positive whole number of seconds`)
+    const className = text('class') ?? template
+    const started = performance.now()
+    const { sandboxes, failures } = await startClass(access, {
+      className,
+      template,
+      students,
+      timeoutSeconds: timeout,
+    })
+    const seconds = ((performance.now() - started) / 1000).toFixed(1)
+    if (sandboxes.length > 0) printTable(sandboxes)
+    console.log(
+      `\nClass '${className}': ${sandboxes.length} of ${students.length} sandboxes from '${template}' in ${seconds} s.`,
+    )
+    for (const failure of failures) console.error(`  ${failure.student}: ${failure.error}`)
+    console.log(
+      `List it with: npm run class -- --list ${className}    End it with: npm run class -- --end ${className}`,
+    )
+    if (failures.length > 0) process.exitCode = 1
+  }
+} catch (err) {
+  console.error(`npm run class: ${err instanceof Error ? err.message : String(err)}`)
+  process.exitCode = 1
+}
