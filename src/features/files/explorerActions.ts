@@ -1,8 +1,7 @@
-import { create } from '@bufbuild/protobuf'
 import { readFile, saveToComputer, writeFile } from '../../api/files'
-import { ProcessConfigSchema } from '../../gen/process_pb'
+import { runCommand } from '../../api/runCommand'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
-import { reportErrors } from '../../ui/notifications'
+import { reportErrors, useNotices } from '../../ui/notifications'
 import { baseName, type FileTree, parentOf } from './fileTree'
 
 /** Joins a folder and a name typed by the user; a name may not hold a slash or be . or .. */
@@ -17,8 +16,19 @@ export function childPath(dir: string, name: string): string {
 export function explorerActions(
   session: SandboxSession,
   tree: FileTree,
-  callbacks: { renamed(from: string, to: string): void; removed(path: string): void },
+  callbacks: {
+    renamed(from: string, to: string): void
+    removed(path: string): void
+    /** Why a path may not be changed (a lab's read-only files), if it may not. */
+    readOnlyReason?(path: string): string | undefined
+  },
 ) {
+  const assertChangeable = (...paths: string[]) => {
+    for (const path of paths) {
+      const reason = callbacks.readOnlyReason?.(path)
+      if (reason) throw new Error(reason)
+    }
+  }
   const clients = () => {
     const c = session.clients
     if (!c) throw new Error('the sandbox is not connected')
@@ -34,9 +44,16 @@ export function explorerActions(
     if (entry) tree.upsert(path, entry)
   }
   return {
+    /** False, with a notice saying why, when `path` may not be renamed or deleted. */
+    changeable: (path: string) => {
+      const reason = callbacks.readOnlyReason?.(path)
+      if (reason) useNotices.getState().push('error', reason)
+      return !reason
+    },
     newFile: (dir: string, name: string) =>
       reportErrors('Creating the file failed', async () => {
         const path = childPath(dir, name)
+        assertChangeable(path)
         const exists = await clients()
           .filesystem.stat({ path })
           .then(() => true)
@@ -47,13 +64,16 @@ export function explorerActions(
       }),
     newFolder: (dir: string, name: string) =>
       reportErrors('Creating the folder failed', async () => {
-        const { entry } = await clients().filesystem.makeDir({ path: childPath(dir, name) })
+        const path = childPath(dir, name)
+        assertChangeable(path)
+        const { entry } = await clients().filesystem.makeDir({ path })
         if (entry) tree.upsert(entry.path, entry)
       }),
     /** Renames in place (a new name) or moves (a new folder); open editors follow. */
     move: (from: string, to: string) =>
       reportErrors('Moving failed', async () => {
         if (from === to || to.startsWith(`${from}/`)) throw new Error(`cannot move ${from} into itself`)
+        assertChangeable(from, to)
         const { entry } = await clients().filesystem.move({ source: from, destination: to })
         tree.remove(from)
         if (entry) tree.upsert(to, entry)
@@ -61,6 +81,7 @@ export function explorerActions(
       }),
     remove: (path: string) =>
       reportErrors('Deleting failed', async () => {
+        assertChangeable(path)
         await clients().filesystem.remove({ path })
         tree.remove(path)
         callbacks.removed(path)
@@ -73,19 +94,10 @@ export function explorerActions(
     downloadFolder: (path: string) =>
       reportErrors('Downloading the folder failed', async () => {
         const archive = `/tmp/.ide-download-${crypto.randomUUID()}.tar.gz`
-        const config = create(ProcessConfigSchema, {
-          cmd: 'tar',
+        const tar = await runCommand(clients().process, 'tar', {
           args: ['-czf', archive, '-C', parentOf(path), '--', baseName(path)],
         })
-        let ok = false
-        let message = ''
-        for await (const { event } of clients().process.start({ process: config, stdin: false })) {
-          const e = event?.event
-          if (e?.case === 'data' && e.value.output.case === 'stderr')
-            message += new TextDecoder().decode(e.value.output.value)
-          if (e?.case === 'end') ok = e.value.exitCode === 0
-        }
-        if (!ok) throw new Error(message.trim() || 'tar failed')
+        if (tar.exitCode !== 0) throw new Error(tar.stderr.trim() || 'tar failed')
         try {
           saveToComputer(await readFile(endpoint(), archive), `${baseName(path)}.tar.gz`)
         } finally {

@@ -1,0 +1,284 @@
+import { Code, ConnectError } from '@connectrpc/connect'
+import { FilesError, readFile } from '../../api/files'
+import { type CommandResult, runCommand } from '../../api/runCommand'
+import type { FileWatch, WatchNotice } from '../../sandbox/fileWatch'
+import type { SandboxSession } from '../../sandbox/SandboxSession'
+import { protectingGlob } from './labGlob'
+import {
+  type LabManifest,
+  LabManifestError,
+  labManifestPath,
+  labStartPath,
+  parseLabManifest,
+} from './labManifest'
+
+/** Whether the sandbox holds a lab, and what it says. */
+export type LabState =
+  | { kind: 'none' }
+  | { kind: 'invalid'; error: string }
+  | { kind: 'ready'; manifest: LabManifest; instructions: Instructions }
+
+/** The lab's Markdown, or why it is missing. */
+export type Instructions =
+  | { kind: 'none' }
+  | { kind: 'text'; text: string; path: string }
+  | { kind: 'error'; message: string }
+
+export type CheckState =
+  | { kind: 'idle' }
+  | { kind: 'running'; output: string }
+  | { kind: 'done'; passed: boolean; result: CommandResult }
+  | { kind: 'error'; message: string }
+
+export type ResetState =
+  | { kind: 'idle' }
+  | { kind: 'confirming' }
+  | { kind: 'running' }
+  | { kind: 'done' }
+  | { kind: 'error'; message: string }
+
+/** What the lab panel renders: replaced, never mutated, on every change. */
+export interface LabSnapshot {
+  lab: LabState
+  /** The home folder's absolute path, once known. */
+  home: string | undefined
+  check: CheckState
+  reset: ResetState
+}
+
+/** Before anything is known: no lab. */
+export const noLabSnapshot: LabSnapshot = {
+  lab: { kind: 'none' },
+  home: undefined,
+  check: { kind: 'idle' },
+  reset: { kind: 'idle' },
+}
+
+/** Instructions bigger than this are not shown (a lab's text is a few kilobytes). */
+const maxInstructionsBytes = 512 * 1024
+
+const messageOf = (err: unknown) =>
+  err instanceof ConnectError ? err.rawMessage : err instanceof Error ? err.message : String(err)
+
+const isMissing = (err: unknown) =>
+  (err instanceof FilesError && err.status === 404) ||
+  (err instanceof ConnectError && err.code === Code.NotFound)
+
+/**
+ * The teaching lab of a sandbox, from its `.lab/lab.json`: read when the sandbox runs and again
+ * whenever the watch sees `.lab/` or the instructions change. It runs the lab's check in the
+ * sandbox, restores the starting files from `.lab/start/`, and says which paths are read-only.
+ */
+export class LabController {
+  private snapshot = noLabSnapshot
+  private readonly listeners = new Set<() => void>()
+  private readonly stopSession: () => void
+  private readonly stopWatch: () => void
+  private loading: Promise<void> | undefined
+  private loadAgain = false
+  private loaded = false
+  private disposed = false
+
+  constructor(
+    private readonly session: SandboxSession,
+    watch: FileWatch,
+  ) {
+    this.stopSession = session.subscribe(() => {
+      if (!this.loaded) this.reload()
+    })
+    this.stopWatch = watch.subscribe(this.onNotice)
+    this.reload()
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  getSnapshot = (): LabSnapshot => this.snapshot
+
+  /** Why `path` (absolute) may not be edited, renamed, moved or deleted, or undefined. */
+  readOnlyReason(path: string): string | undefined {
+    const { lab, home } = this.snapshot
+    if (lab.kind !== 'ready' || !home || !path.startsWith(`${home}/`)) return undefined
+    const relative = path.slice(home.length + 1)
+    const glob = protectingGlob(lab.manifest.readOnly, relative)
+    return glob && `${relative} is part of the lab (${glob}): it cannot be changed here.`
+  }
+
+  /** The check can run now. */
+  get canCheck(): boolean {
+    const { lab, check, reset } = this.snapshot
+    return lab.kind === 'ready' && !!lab.manifest.check && check.kind !== 'running' && !this.busy(reset)
+  }
+
+  /** Reset can be asked for now. */
+  get canReset(): boolean {
+    const { lab, check, reset } = this.snapshot
+    return (
+      lab.kind === 'ready' && lab.manifest.reset !== false && check.kind !== 'running' && !this.busy(reset)
+    )
+  }
+
+  /** Runs the lab's check command in the sandbox; exit status 0 is a pass. */
+  async check(): Promise<void> {
+    const { lab, home } = this.snapshot
+    if (!this.canCheck || lab.kind !== 'ready' || !lab.manifest.check) return
+    const { command, timeoutSeconds } = lab.manifest.check
+    this.update({ check: { kind: 'running', output: '' } })
+    try {
+      const result = await runCommand(this.clients().process, '/bin/bash', {
+        args: ['-l', '-c', command],
+        ...(home ? { cwd: home } : {}),
+        timeoutMs: timeoutSeconds * 1000,
+        tag: 'lab-check',
+        onOutput: (output) => this.update({ check: { kind: 'running', output } }),
+      })
+      this.update({ check: { kind: 'done', passed: result.exitCode === 0 && !result.timedOut, result } })
+    } catch (err) {
+      this.update({ check: { kind: 'error', message: messageOf(err) } })
+    }
+  }
+
+  /** Asks the user to confirm a reset (the panel shows the dialog). */
+  requestReset(): void {
+    if (this.canReset) this.update({ reset: { kind: 'confirming' } })
+  }
+
+  /** The answer to "reset the lab?": copies the starting files back over the home folder. */
+  async answerReset(confirmed: boolean): Promise<void> {
+    const { lab, home, reset } = this.snapshot
+    if (reset.kind !== 'confirming') return
+    if (!confirmed || lab.kind !== 'ready' || lab.manifest.reset === false || !home) {
+      this.update({ reset: { kind: 'idle' } })
+      return
+    }
+    this.update({ reset: { kind: 'running' }, check: { kind: 'idle' } })
+    try {
+      const start = `${home}/${labStartPath}`
+      await this.clients()
+        .filesystem.stat({ path: start })
+        .catch((err: unknown) => {
+          if (!isMissing(err)) throw err
+          throw new Error(`this lab has no starting files to reset from (${labStartPath} is missing)`)
+        })
+      // `cp -R --parents a b/c HOME` puts each path where it was; `.` is everything.
+      const paths = lab.manifest.reset.paths ?? ['.']
+      const copy = await runCommand(this.clients().process, 'cp', {
+        args: ['-R', '--parents', '--', ...paths, home],
+        cwd: start,
+        timeoutMs: 60_000,
+        tag: 'lab-reset',
+      })
+      if (copy.exitCode !== 0) throw new Error(copy.stderr.trim() || copy.status || 'cp failed')
+      this.update({ reset: { kind: 'done' } })
+    } catch (err) {
+      this.update({ reset: { kind: 'error', message: messageOf(err) } })
+    }
+  }
+
+  dispose(): void {
+    this.disposed = true
+    this.stopSession()
+    this.stopWatch()
+    this.listeners.clear()
+  }
+
+  private busy(reset: ResetState): boolean {
+    return reset.kind === 'running' || reset.kind === 'confirming'
+  }
+
+  private readonly onNotice = (notice: WatchNotice) => {
+    const { home, lab } = this.snapshot
+    if (notice.kind === 'resync') return this.reload()
+    if (!home) return
+    const watched = [`${home}/.lab`]
+    if (lab.kind === 'ready' && lab.manifest.instructions)
+      watched.push(`${home}/${lab.manifest.instructions}`)
+    const touches = (path: string) =>
+      watched.some((w) => path === w || path.startsWith(`${w}/`) || w.startsWith(`${path}/`))
+    if (notice.changes.some((c) => touches(c.path))) this.reload()
+  }
+
+  /** Reads the manifest again; one read at a time, and one more if asked meanwhile. */
+  private reload(): void {
+    if (this.session.getSnapshot().state.kind !== 'running' || this.disposed) return
+    if (this.loading) {
+      this.loadAgain = true
+      return
+    }
+    this.loading = this.load().finally(() => {
+      this.loading = undefined
+      if (this.loadAgain) {
+        this.loadAgain = false
+        this.reload()
+      }
+    })
+  }
+
+  private async load(): Promise<void> {
+    try {
+      const home = this.snapshot.home ?? (await this.clients().filesystem.stat({ path: '' })).entry?.path
+      if (!home) throw new Error('the sandbox did not say where its home folder is')
+      this.update({ home, lab: await this.readLab(home) })
+      this.loaded = true
+    } catch (err) {
+      // Not reachable now (paused, reconnecting): what was shown stays, and the next change reads again.
+      if (!this.loaded) this.update({ lab: { kind: 'none' } })
+      console.warn(`lab: reading ${labManifestPath} failed: ${messageOf(err)}`)
+    }
+  }
+
+  private async readLab(home: string): Promise<LabState> {
+    let text: string
+    try {
+      text = new TextDecoder().decode(await readFile(this.endpoint(), `${home}/${labManifestPath}`))
+    } catch (err) {
+      if (isMissing(err)) return { kind: 'none' }
+      throw err
+    }
+    try {
+      const manifest = parseLabManifest(text)
+      return { kind: 'ready', manifest, instructions: await this.readInstructions(home, manifest) }
+    } catch (err) {
+      if (err instanceof LabManifestError) return { kind: 'invalid', error: err.message }
+      throw err
+    }
+  }
+
+  private async readInstructions(home: string, manifest: LabManifest): Promise<Instructions> {
+    const path = manifest.instructions
+    if (!path) return { kind: 'none' }
+    try {
+      const bytes = await readFile(this.endpoint(), `${home}/${path}`)
+      if (bytes.length > maxInstructionsBytes) {
+        return {
+          kind: 'error',
+          message: `${path} is too big to show (over ${maxInstructionsBytes / 1024} KiB)`,
+        }
+      }
+      return { kind: 'text', text: new TextDecoder().decode(bytes), path }
+    } catch (err) {
+      if (isMissing(err)) return { kind: 'error', message: `${path} is missing` }
+      return { kind: 'error', message: `${path} could not be read: ${messageOf(err)}` }
+    }
+  }
+
+  private clients() {
+    const clients = this.session.clients
+    if (!clients) throw new Error('not connected to the sandbox')
+    return clients
+  }
+
+  private endpoint() {
+    const endpoint = this.session.endpoint
+    if (!endpoint) throw new Error('not connected to the sandbox')
+    return endpoint
+  }
+
+  private update(patch: Partial<LabSnapshot>): void {
+    if (this.disposed) return
+    this.snapshot = { ...this.snapshot, ...patch }
+    for (const listener of this.listeners) listener()
+  }
+}

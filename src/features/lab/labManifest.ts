@@ -1,0 +1,64 @@
+import { z } from 'zod'
+
+/** Where a sandbox says it holds a lab, relative to its home folder. */
+export const labManifestPath = '.lab/lab.json'
+
+/** Where the platform (or a template's build) keeps the lab's untouched starting files. */
+export const labStartPath = '.lab/start'
+
+/** Relative to the home folder, and staying inside it: a lab never reaches elsewhere. */
+function staysInHome(path: string): boolean {
+  return (
+    !path.startsWith('/') &&
+    !path.split('/').includes('..') &&
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+    !/[\u0000-\u001f]/.test(path)
+  )
+}
+
+const inHome = 'must be relative to the home folder and stay in it (no leading /, no ..)'
+const homePath = z.string().min(1).max(1024).refine(staysInHome, inHome)
+
+const labManifestSchema = z.strictObject({
+  title: z.string().trim().min(1).max(200),
+  /** Markdown shown in the lab panel. */
+  instructions: homePath.optional(),
+  /** Files opened in the editor when the lab opens, the first one shown. */
+  open: z.array(homePath).max(20).default([]),
+  /** Globs (see labGlob.ts) of paths the editor does not let the student change. */
+  readOnly: z.array(homePath.max(256)).max(100).default([]),
+  check: z
+    .strictObject({
+      /** Run by bash (a login shell) in the home folder; exit status 0 means passed. */
+      command: z.string().trim().min(1).max(4096),
+      timeoutSeconds: z.number().int().min(1).max(3600).default(60),
+    })
+    .optional(),
+  /** `false`: no reset. `paths`: only these starting files and folders come back. */
+  reset: z
+    .union([z.literal(false), z.strictObject({ paths: z.array(homePath).min(1).max(100).optional() })])
+    .default({}),
+})
+
+/** A lab as its manifest describes it. */
+export type LabManifest = z.infer<typeof labManifestSchema>
+
+/** A manifest that is not JSON or not a lab, with every problem in words. */
+export class LabManifestError extends Error {}
+
+/** Reads a manifest's text; throws LabManifestError saying what is wrong. */
+export function parseLabManifest(text: string): LabManifest {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (err) {
+    throw new LabManifestError(
+      `${labManifestPath} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`,
+    )
+  }
+  const result = labManifestSchema.safeParse(json)
+  if (!result.success) {
+    throw new LabManifestError(`${labManifestPath} is not a valid lab:\n${z.prettifyError(result.error)}`)
+  }
+  return result.data
+}
