@@ -108,16 +108,14 @@ export class LabController {
 
   /** The check can run now. */
   get canCheck(): boolean {
-    const { lab, check, reset } = this.snapshot
-    return lab.kind === 'ready' && !!lab.manifest.check && check.kind !== 'running' && !this.busy(reset)
+    const { lab } = this.snapshot
+    return lab.kind === 'ready' && !!lab.manifest.check && this.idle()
   }
 
   /** Reset can be asked for now. */
   get canReset(): boolean {
-    const { lab, check, reset } = this.snapshot
-    return (
-      lab.kind === 'ready' && lab.manifest.reset !== false && check.kind !== 'running' && !this.busy(reset)
-    )
+    const { lab } = this.snapshot
+    return lab.kind === 'ready' && lab.manifest.reset !== false && this.idle()
   }
 
   /** Runs the lab's check command in the sandbox; exit status 0 is a pass. */
@@ -184,8 +182,11 @@ export class LabController {
     this.listeners.clear()
   }
 
-  private busy(reset: ResetState): boolean {
-    return reset.kind === 'running' || reset.kind === 'confirming'
+  /** The sandbox runs, and neither a check nor a reset is under way or being asked about. */
+  private idle(): boolean {
+    const { check, reset } = this.snapshot
+    const busy = check.kind === 'running' || reset.kind === 'running' || reset.kind === 'confirming'
+    return this.session.getSnapshot().state.kind === 'running' && !busy
   }
 
   private readonly onNotice = (notice: WatchNotice) => {
