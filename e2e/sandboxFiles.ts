@@ -1,6 +1,6 @@
 import type { LocalStack } from './stack'
 
-/** The runtime of a stack's default sandbox, as another client sees it: to check what the UI did on disk. */
+/** The runtime of a stack's sandbox, as another client sees it: to check what the UI did on disk. */
 export class SandboxFiles {
   private constructor(
     private readonly stack: LocalStack,
@@ -12,6 +12,14 @@ export class SandboxFiles {
   static async of(stack: LocalStack): Promise<SandboxFiles> {
     const { id, token } = await stack.defaultSandbox()
     return new SandboxFiles(stack, id, token)
+  }
+
+  /** Any sandbox of a stack, by its id. */
+  static async at(stack: LocalStack, sandboxId: string): Promise<SandboxFiles> {
+    const res = await stack.api('GET', `/sandboxes/${sandboxId}`)
+    if (!res.ok) throw new Error(`sandbox ${sandboxId}: ${res.status} ${await res.text()}`)
+    const { envdAccessToken } = (await res.json()) as { envdAccessToken: string }
+    return new SandboxFiles(stack, sandboxId, envdAccessToken)
   }
 
   /** The sandbox's access token (for calls a page makes itself). */
@@ -34,6 +42,16 @@ export class SandboxFiles {
     if (res.status === 404) return undefined
     if (!res.ok) throw new Error(`Stat ${path}: ${res.status} ${await res.text()}`)
     return ((await res.json()) as { entry: { type?: string; name: string } }).entry
+  }
+
+  /** Deletes a file or a folder with everything in it. */
+  async remove(path: string): Promise<void> {
+    const res = await fetch(`${this.stack.url}/filesystem.Filesystem/Remove`, {
+      method: 'POST',
+      headers: this.headers({ 'Content-Type': 'application/json' }),
+      body: JSON.stringify({ path }),
+    })
+    if (!res.ok) throw new Error(`Remove ${path}: ${res.status} ${await res.text()}`)
   }
 
   async read(path: string): Promise<string> {

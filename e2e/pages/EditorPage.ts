@@ -80,6 +80,19 @@ export class EditorPage {
     await this.page.keyboard.type(text)
   }
 
+  /**
+   * Retypes the last line that holds text, keeping its indentation (Home goes to its first
+   * character), so typed code never meets Monaco's auto-indent.
+   */
+  async retypeLastLine(text: string): Promise<void> {
+    await this.editor.locator('.view-lines').click()
+    await this.page.keyboard.press('Control+End')
+    if ((await this.text()).endsWith('\n')) await this.page.keyboard.press('ArrowUp')
+    await this.page.keyboard.press('End')
+    await this.page.keyboard.press('Shift+Home')
+    await this.page.keyboard.type(text)
+  }
+
   async save(): Promise<void> {
     await this.page.keyboard.press('Control+S')
   }

@@ -1,0 +1,17 @@
+import type { EditorManager } from '../features/editor/EditorManager'
+import type { LabController } from '../features/lab/LabController'
+import { LabPanel } from '../features/lab/LabPanel'
+import { useExternalStore } from '../ui/useExternalStore'
+
+/** The lab panel, wired to the editor: file links open there, and unsaved edits are pointed out. */
+export function LabSide({ lab, editor }: { lab: LabController; editor: EditorManager }) {
+  const unsaved = useExternalStore(editor).documents.some((d) => d.dirty)
+  const home = useExternalStore(lab).home
+  return (
+    <LabPanel
+      lab={lab}
+      unsavedChanges={unsaved}
+      onOpenFile={(path) => void editor.open(home ? `${home}/${path}` : path)}
+    />
+  )
+}
