@@ -2,6 +2,7 @@ import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panel
 import { ExplorerPanel, type ExplorerProps } from '../features/files/ExplorerPanel'
 import { ProcessPanel } from '../features/processes/ProcessPanel'
 import type { SandboxSession } from '../sandbox/SandboxSession'
+import { browserStorage } from '../ui/browserStorage'
 
 interface SidebarProps {
   session: SandboxSession
@@ -14,7 +15,11 @@ interface SidebarProps {
 
 /** The left column: the explorer above the process list, resizable. */
 export function Sidebar({ session, explorer, layoutKey, onAttach }: SidebarProps) {
-  const rows = useDefaultLayout({ id: `layout:${layoutKey}:sidebar`, panelIds: ['files', 'processes'] })
+  const rows = useDefaultLayout({
+    id: `layout:${layoutKey}:sidebar`,
+    panelIds: ['files', 'processes'],
+    storage: browserStorage,
+  })
   return (
     <Group orientation="vertical" {...rows}>
       <Panel id="files" minSize="15%">

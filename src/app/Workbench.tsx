@@ -1,24 +1,22 @@
 import { useMemo, useState } from 'react'
-import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels'
-import { EditorArea } from '../features/editor/EditorArea'
-import { useEditorManager } from '../features/editor/useEditorManager'
 import { StatusBar } from '../features/statusbar/StatusBar'
-import { TerminalPanel } from '../features/terminal/TerminalPanel'
-import { useTerminalManager } from '../features/terminal/useTerminalManager'
 import { SandboxToolbar } from '../features/toolbar/SandboxToolbar'
 import type { SandboxSession } from '../sandbox/SandboxSession'
 import { addressKey } from '../sandbox/sandboxAddress'
 import { useExternalStore } from '../ui/useExternalStore'
 import { CommandPalette } from './CommandPalette'
 import { workbenchCommands } from './commands'
+import { LabSide } from './LabSide'
+import { labCommands } from './labCommands'
 import { useLayoutStore, usePanelVisibility } from './layoutStore'
 import { navigate } from './route'
-import { Sidebar } from './Sidebar'
 import { type ThemeChoice, useThemeStore } from './themeStore'
-import { useFileWatch } from './useFileWatch'
 import { useGlobalShortcuts } from './useGlobalShortcuts'
+import { useLab } from './useLab'
+import { useWorkbenchParts } from './useWorkbenchParts'
+import { WorkbenchLayout } from './WorkbenchLayout'
 
-/** Explorer | editor above a terminal panel, resizable and remembered per sandbox. */
+/** The full workbench: toolbar, the panels (remembered per sandbox), status bar and command palette. */
 export function Workbench({ session, theme }: { session: SandboxSession; theme: 'light' | 'dark' }) {
   const layoutKey = addressKey(session.address)
   const visibility = usePanelVisibility(layoutKey)
@@ -27,21 +25,16 @@ export function Workbench({ session, theme }: { session: SandboxSession; theme: 
   const themeChoice = useThemeStore((s) => s.choice)
   const setTheme = useThemeStore((s) => s.setChoice)
   const toggle = useLayoutStore((s) => s.toggle)
-  const terminals = useTerminalManager(session, theme)
-  const watch = useFileWatch(session)
-  const editor = useEditorManager(session, watch)
-  const columns = useDefaultLayout({
-    id: `layout:${layoutKey}:columns`,
-    panelIds: visibility.explorer ? ['explorer', 'main'] : ['main'],
-  })
-  const rows = useDefaultLayout({
-    id: `layout:${layoutKey}:rows`,
-    panelIds: visibility.terminal ? ['editor', 'terminal'] : ['editor'],
-  })
-  // biome-ignore lint/correctness/useExhaustiveDependencies: commands follow the session's state
+  const parts = useWorkbenchParts(session, theme)
+  const { terminals, editor } = parts
+  const { lab, snapshot: labSnap } = useLab(session, parts.watch, editor)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: commands follow the session's and the lab's state
   const commands = useMemo(
-    () => workbenchCommands(session, layoutKey, terminals, () => setPaletteOpen(true), editor),
-    [session, layoutKey, terminals, snap, editor],
+    () => [
+      ...workbenchCommands(session, layoutKey, terminals, () => setPaletteOpen(true), editor),
+      ...labCommands(lab),
+    ],
+    [session, layoutKey, terminals, snap, editor, lab, labSnap],
   )
   const shortcuts = useMemo(
     () => [
@@ -78,49 +71,19 @@ export function Workbench({ session, theme }: { session: SandboxSession; theme: 
           </select>
         </label>
       </SandboxToolbar>
-      <Group orientation="horizontal" className="workbench-columns" {...columns}>
-        {visibility.explorer && watch && (
-          <>
-            <Panel id="explorer" defaultSize="22%" minSize="10%">
-              <Sidebar
-                session={session}
-                explorer={{
-                  watch,
-                  onOpenFile: (path) => void editor?.open(path),
-                  onOpenTerminal: (cwd) => {
-                    if (!visibility.terminal) toggle(layoutKey, 'terminal')
-                    terminals?.create({ cwd })
-                  },
-                  onRenamed: (from, to) => editor?.renamed(from, to),
-                  onRemoved: (path) => editor?.removed(path),
-                }}
-                layoutKey={layoutKey}
-                onAttach={(pid, title) => {
-                  // An attached terminal must be seen: open the terminal panel if it is hidden.
-                  if (!visibility.terminal) toggle(layoutKey, 'terminal')
-                  terminals?.attach(pid, title)
-                }}
-              />
-            </Panel>
-            <Separator className="separator" aria-label="Resize explorer" />
-          </>
-        )}
-        <Panel id="main" minSize="30%">
-          <Group orientation="vertical" {...rows}>
-            <Panel id="editor" minSize="10%">
-              <EditorArea session={session} watch={watch} manager={editor} theme={theme} />
-            </Panel>
-            {visibility.terminal && (
-              <>
-                <Separator className="separator" aria-label="Resize terminal" />
-                <Panel id="terminal" defaultSize="45%" minSize="10%">
-                  {terminals && <TerminalPanel session={session} manager={terminals} />}
-                </Panel>
-              </>
-            )}
-          </Group>
-        </Panel>
-      </Group>
+      <WorkbenchLayout
+        session={session}
+        theme={theme}
+        parts={parts}
+        visibility={{ ...visibility, editor: true }}
+        layoutKey={layoutKey}
+        showTerminal={() => {
+          if (!visibility.terminal) toggle(layoutKey, 'terminal')
+        }}
+        side={
+          lab && editor && labSnap.lab.kind !== 'none' ? <LabSide lab={lab} editor={editor} /> : undefined
+        }
+      />
       <StatusBar session={session} />
       <CommandPalette open={paletteOpen} onOpenChange={setPaletteOpen} commands={commands} />
     </div>

@@ -1,18 +1,17 @@
 import { create } from 'zustand'
 import { persist } from 'zustand/middleware'
+import { persistedStorage } from '../ui/persistedStore'
+import type { PanelVisibility } from './WorkbenchLayout'
 
-/** Which panels are shown, remembered per sandbox (sizes are remembered by the panel groups). */
-export interface PanelVisibility {
-  explorer: boolean
-  terminal: boolean
-}
+/** The panels a user may hide, remembered per sandbox (sizes are remembered by the panel groups). */
+type HideablePanels = Pick<PanelVisibility, 'explorer' | 'terminal'>
 
 interface LayoutStore {
-  visibility: Record<string, PanelVisibility>
-  toggle(sandboxKey: string, panel: keyof PanelVisibility): void
+  visibility: Record<string, HideablePanels>
+  toggle(sandboxKey: string, panel: keyof HideablePanels): void
 }
 
-export const defaultVisibility: PanelVisibility = { explorer: true, terminal: true }
+export const defaultVisibility: HideablePanels = { explorer: true, terminal: true }
 
 export const useLayoutStore = create<LayoutStore>()(
   persist(
@@ -24,11 +23,11 @@ export const useLayoutStore = create<LayoutStore>()(
           return { visibility: { ...s.visibility, [key]: { ...current, [panel]: !current[panel] } } }
         }),
     }),
-    { name: 'sandbox-ide:layout' },
+    { name: 'sandbox-ide:layout', storage: persistedStorage },
   ),
 )
 
 /** The panel visibility for one sandbox. */
-export function usePanelVisibility(sandboxKey: string): PanelVisibility {
+export function usePanelVisibility(sandboxKey: string): HideablePanels {
   return useLayoutStore((s) => s.visibility[sandboxKey] ?? defaultVisibility)
 }

@@ -67,7 +67,7 @@ function OpenFiles({
   const closing = snap.documents.find((d) => d.id === snap.closing)
   const readOnlyReason =
     state.kind === 'running'
-      ? undefined
+      ? active?.readOnly
       : `The sandbox is ${stateLabel(state).toLowerCase()}: editing is disabled until it runs again.`
   const hasText = snap.documents.some((d) => d.view === 'text')
   const comparing = active?.comparing && active.buffer && active.conflict?.diskText !== undefined

@@ -43,7 +43,12 @@ export interface EditorDocument {
   /** Why it could not be opened, in the server's words. */
   error: string | undefined
   buffer: TextBuffer | undefined
+  /** Why it may not be edited (a read-only embed, a lab's protected file), if it may not. */
+  readOnly: string | undefined
 }
+
+/** Says why a path may not be edited, or undefined when it may. */
+export type ReadOnlyRule = (path: string) => string | undefined
 
 /** What the editor area renders: replaced, never mutated, on every change. */
 export interface EditorSnapshot {
@@ -113,6 +118,8 @@ export class EditorManager {
     focusRequest: 0,
   }
   private readonly listeners = new Set<() => void>()
+  private readonly readOnlyRules = new Set<ReadOnlyRule>()
+  private readonly savedListeners = new Set<(path: string) => void>()
   private readonly stopWatch: () => void
   private disposed = false
 
@@ -131,6 +138,31 @@ export class EditorManager {
   }
 
   getSnapshot = (): EditorSnapshot => this.snapshot
+
+  /** Makes the paths `rule` names read-only; returns a function that lifts it. */
+  addReadOnlyRule(rule: ReadOnlyRule): () => void {
+    this.readOnlyRules.add(rule)
+    this.emit()
+    return () => {
+      this.readOnlyRules.delete(rule)
+      this.emit()
+    }
+  }
+
+  /** Why `path` may not be edited, or undefined. */
+  readOnlyReason(path: string): string | undefined {
+    for (const rule of this.readOnlyRules) {
+      const reason = rule(path)
+      if (reason) return reason
+    }
+    return undefined
+  }
+
+  /** Listens to saves that reached the disk; returns a function that stops listening. */
+  onSaved(listener: (path: string) => void): () => void {
+    this.savedListeners.add(listener)
+    return () => this.savedListeners.delete(listener)
+  }
 
   /** Opens `path` (absolute, or relative to the home folder) in a tab, or shows its tab if open. */
   open(path: string): Promise<void> {
@@ -187,6 +219,11 @@ export class EditorManager {
     if (!doc?.buffer || doc.view !== 'text') return Promise.resolve()
     if (this.session.getSnapshot().state.kind !== 'running') {
       this.notify(`${doc.path} was not saved: the sandbox is not running, so the editor is read-only`)
+      return Promise.resolve()
+    }
+    const readOnly = this.readOnlyReason(doc.path)
+    if (readOnly) {
+      this.notify(`${doc.path} was not saved: ${readOnly}`)
       return Promise.resolve()
     }
     return this.enqueue(doc, () => this.write(doc))
@@ -510,6 +547,7 @@ export class EditorManager {
       doc.size = bytes.length
       doc.deletedOnDisk = false
       buffer.markSaved(versionId)
+      for (const listener of this.savedListeners) listener(doc.path)
     } catch (err) {
       this.notify(`Saving ${doc.path} failed: ${errorMessage(err)}`)
     } finally {
@@ -623,6 +661,7 @@ export class EditorManager {
         comparing: d.comparing,
         error: d.error,
         buffer: d.buffer,
+        readOnly: this.readOnlyReason(d.path),
       })),
       activeId: this.activeId,
       closing: this.closing,

@@ -20,6 +20,10 @@ export interface ExplorerProps {
   onOpenTerminal(cwd: string): void
   onRenamed(from: string, to: string): void
   onRemoved(path: string): void
+  /** Browse, open and download only: no file is created, renamed, moved, deleted or uploaded. */
+  readOnly?: boolean
+  /** Why one path may not be changed (a lab's read-only files), if it may not. */
+  readOnlyReason?(path: string): string | undefined
 }
 
 type Naming = { kind: 'file' | 'folder'; dir: string } | { kind: 'rename'; path: string }
@@ -41,9 +45,11 @@ function Explorer({
   onOpenTerminal,
   onRenamed,
   onRemoved,
+  readOnly = false,
+  readOnlyReason,
 }: ExplorerProps & { tree: FileTree }) {
   const rows = useExternalStore(tree)
-  const running = useExternalStore(session).state.kind === 'running'
+  const editable = useExternalStore(session).state.kind === 'running' && !readOnly
   const [naming, setNaming] = useState<Naming>()
   const [menu, setMenu] = useState<{ row: TreeRow; x: number; y: number }>()
   const [deleting, setDeleting] = useState<TreeRow>()
@@ -51,8 +57,8 @@ function Explorer({
   const [reveal, setReveal] = useState<string>()
   const confirm = useRef<HTMLDialogElement>(null)
   const actions = useMemo(
-    () => explorerActions(session, tree, { renamed: onRenamed, removed: onRemoved }),
-    [session, tree, onRenamed, onRemoved],
+    () => explorerActions(session, tree, { renamed: onRenamed, removed: onRemoved, readOnlyReason }),
+    [session, tree, onRenamed, onRemoved, readOnlyReason],
   )
   const uploads = useMemo(
     () =>
@@ -80,8 +86,11 @@ function Explorer({
       tree.expand(row.path)
       if (!tree.isLoaded(row.path)) void loadDir(session, tree, row.path)
     },
-    rename: (row) => setNaming({ kind: 'rename', path: row.path }),
+    rename: (row) => {
+      if (actions.changeable(row.path)) setNaming({ kind: 'rename', path: row.path })
+    },
     remove: (row) => {
+      if (!actions.changeable(row.path)) return
       setDeleting(row)
       confirm.current?.showModal()
     },
@@ -95,10 +104,14 @@ function Explorer({
 
   const menuItems = (row: TreeRow): MenuItem[] => [
     ...(row.isDir ? [] : [{ label: 'Open', shortcut: 'Enter', run: () => onOpenFile(row.path) }]),
-    { label: 'New file…', run: () => setNaming({ kind: 'file', dir: folderOf(row) }) },
-    { label: 'New folder…', run: () => setNaming({ kind: 'folder', dir: folderOf(row) }) },
-    { label: 'Rename…', shortcut: 'F2', run: () => commands.rename(row) },
-    { label: 'Delete', shortcut: 'Delete', run: () => commands.remove(row) },
+    ...(editable
+      ? [
+          { label: 'New file…', run: () => setNaming({ kind: 'file', dir: folderOf(row) }) },
+          { label: 'New folder…', run: () => setNaming({ kind: 'folder', dir: folderOf(row) }) },
+          { label: 'Rename…', shortcut: 'F2', run: () => commands.rename(row) },
+          { label: 'Delete', shortcut: 'Delete', run: () => commands.remove(row) },
+        ]
+      : []),
     {
       label: 'Download',
       run: () => void (row.isDir ? actions.downloadFolder(row.path) : actions.download(row.path)),
@@ -137,7 +150,7 @@ function Explorer({
             type="button"
             className="icon-button"
             aria-label="New file"
-            disabled={!running}
+            disabled={!editable}
             onClick={() => setNaming({ kind: 'file', dir: folderOf(activeRow()) })}
           >
             ＋
@@ -146,7 +159,7 @@ function Explorer({
             type="button"
             className="icon-button"
             aria-label="New folder"
-            disabled={!running}
+            disabled={!editable}
             onClick={() => setNaming({ kind: 'folder', dir: folderOf(activeRow()) })}
           >
             ⊞
@@ -203,7 +216,7 @@ function Explorer({
         rows={rows}
         actions={actions}
         commands={commands}
-        disabled={!running}
+        disabled={!editable}
         reveal={reveal}
       />
       {rows.length === 0 && (

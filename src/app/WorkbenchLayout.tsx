@@ -1,0 +1,118 @@
+import type { ReactNode } from 'react'
+import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels'
+import { EditorArea } from '../features/editor/EditorArea'
+import type { EditorManager } from '../features/editor/EditorManager'
+import type { TerminalManager } from '../features/terminal/TerminalManager'
+import { TerminalPanel } from '../features/terminal/TerminalPanel'
+import type { FileWatch } from '../sandbox/fileWatch'
+import type { SandboxSession } from '../sandbox/SandboxSession'
+import { browserStorage } from '../ui/browserStorage'
+import { Sidebar } from './Sidebar'
+
+/** Which of the workbench's panels are shown. */
+export interface PanelVisibility {
+  explorer: boolean
+  editor: boolean
+  terminal: boolean
+}
+
+/** The parts of a workbench that outlive its panels: terminals, the file watch, open files. */
+export interface WorkbenchParts {
+  terminals: TerminalManager | undefined
+  watch: FileWatch | undefined
+  editor: EditorManager | undefined
+}
+
+interface WorkbenchLayoutProps {
+  session: SandboxSession
+  theme: 'light' | 'dark'
+  parts: WorkbenchParts
+  visibility: PanelVisibility
+  /** Remembers panel sizes under this key. */
+  layoutKey: string
+  /** Makes the terminal panel visible (an action opened a terminal while it was hidden). */
+  showTerminal(): void
+  /** No file is changed through the explorer. */
+  readOnly?: boolean
+  /** A panel right of the editor (the lab's), when there is one. */
+  side?: ReactNode
+}
+
+/** Explorer | editor above a terminal panel, resizable, sizes remembered per `layoutKey`. */
+export function WorkbenchLayout({
+  session,
+  theme,
+  parts: { terminals, watch, editor },
+  visibility,
+  layoutKey,
+  showTerminal,
+  readOnly = false,
+  side,
+}: WorkbenchLayoutProps) {
+  const columns = useDefaultLayout({
+    id: `layout:${layoutKey}:columns`,
+    panelIds: [...(visibility.explorer ? ['explorer'] : []), 'main', ...(side ? ['side'] : [])],
+    storage: browserStorage,
+  })
+  const rowIds = [visibility.editor && 'editor', visibility.terminal && 'terminal'].filter(
+    (id): id is string => !!id,
+  )
+  const rows = useDefaultLayout({ id: `layout:${layoutKey}:rows`, panelIds: rowIds, storage: browserStorage })
+  return (
+    <Group orientation="horizontal" className="workbench-columns" {...columns}>
+      {visibility.explorer && watch && (
+        <>
+          <Panel id="explorer" defaultSize="22%" minSize="10%">
+            <Sidebar
+              session={session}
+              explorer={{
+                watch,
+                onOpenFile: (path) => void editor?.open(path),
+                onOpenTerminal: (cwd) => {
+                  showTerminal()
+                  terminals?.create({ cwd })
+                },
+                onRenamed: (from, to) => editor?.renamed(from, to),
+                onRemoved: (path) => editor?.removed(path),
+                readOnlyReason: (path) => editor?.readOnlyReason(path),
+                readOnly,
+              }}
+              layoutKey={layoutKey}
+              onAttach={(pid, title) => {
+                // An attached terminal must be seen.
+                showTerminal()
+                terminals?.attach(pid, title)
+              }}
+            />
+          </Panel>
+          <Separator className="separator" aria-label="Resize explorer" />
+        </>
+      )}
+      <Panel id="main" minSize="30%">
+        <Group orientation="vertical" {...rows}>
+          {visibility.editor && (
+            <Panel id="editor" minSize="10%">
+              <EditorArea session={session} watch={watch} manager={editor} theme={theme} />
+            </Panel>
+          )}
+          {visibility.editor && visibility.terminal && (
+            <Separator className="separator" aria-label="Resize terminal" />
+          )}
+          {visibility.terminal && (
+            <Panel id="terminal" defaultSize={visibility.editor ? '45%' : '100%'} minSize="10%">
+              {terminals && <TerminalPanel session={session} manager={terminals} />}
+            </Panel>
+          )}
+        </Group>
+      </Panel>
+      {side && (
+        <>
+          <Separator className="separator" aria-label="Resize lab" />
+          <Panel id="side" defaultSize="28%" minSize="15%">
+            {side}
+          </Panel>
+        </>
+      )}
+    </Group>
+  )
+}
