@@ -1,6 +1,7 @@
 import { useEffect, useSyncExternalStore } from 'react'
 import { create } from 'zustand'
 import { persist } from 'zustand/middleware'
+import { persistedStorage } from '../ui/persistedStore'
 
 export type ThemeChoice = 'system' | 'light' | 'dark'
 
@@ -13,6 +14,7 @@ interface ThemeStore {
 export const useThemeStore = create<ThemeStore>()(
   persist((set) => ({ choice: 'system', setChoice: (choice) => set({ choice }) }), {
     name: 'sandbox-ide:theme',
+    storage: persistedStorage,
   }),
 )
 

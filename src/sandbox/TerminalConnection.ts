@@ -11,7 +11,7 @@ export type TerminalStatus =
   | { kind: 'attached'; pid: number }
   /** The stream dropped; the terminal reattaches once the sandbox runs again. */
   | { kind: 'detached'; pid: number | undefined; reason: string }
-  | { kind: 'exited'; pid: number | undefined; description: string }
+  | { kind: 'exited'; pid: number | undefined; description: string; exitCode: number | null }
   | { kind: 'failed'; reason: string }
 
 /** Where a terminal's bytes and notices go (the xterm view). */
@@ -33,6 +33,8 @@ export interface TerminalOptions {
   existingPid?: number
   /** Where the shell starts (the user's home when absent). */
   cwd?: string
+  /** Runs this shell command (`bash -lc`) instead of an interactive login shell. */
+  command?: string
 }
 
 /** Whether the runtime replayed held output on attach (our runtime) or has no replay (E2B's envd). */
@@ -174,7 +176,7 @@ export class TerminalConnection {
             {
               process: {
                 cmd: '/bin/bash',
-                args: ['-l'],
+                args: this.options.command ? ['-l', '-c', this.options.command] : ['-l'],
                 envs: shellEnv(),
                 ...(this.options.cwd ? { cwd: this.options.cwd } : {}),
               },
@@ -227,13 +229,13 @@ export class TerminalConnection {
         this.sink.write(bytes)
       }
     } else if (e.case === 'end') {
-      this.finish(e.value.status || `exit code ${e.value.exitCode}`)
+      this.finish(e.value.status || `exit code ${e.value.exitCode}`, e.value.exitCode)
     }
   }
 
-  private finish(description: string): void {
+  private finish(description: string, exitCode: number | null = null): void {
     this.ended = true
     this.input.clear()
-    this.sink.status({ kind: 'exited', pid: this.pid, description })
+    this.sink.status({ kind: 'exited', pid: this.pid, description, exitCode })
   }
 }

@@ -37,6 +37,8 @@ export interface TerminalInstanceOptions {
   /** Screen kept from before a reload, shown when the runtime cannot replay its output. */
   snapshot?: string
   cwd?: string
+  /** Runs this shell command instead of an interactive shell. */
+  command?: string
 }
 
 /** Bytes of a binary string from xterm (mouse reports), one byte per char. */
@@ -112,6 +114,11 @@ export class TerminalInstance {
   }
 
   getSnapshot = (): TerminalSnapshot => this.snapshot
+
+  /** The shell command it runs, where it runs one instead of an interactive shell. */
+  get command(): string | undefined {
+    return this.options.command
+  }
 
   /** The pid of its process, once known. */
   get pid(): number | undefined {
@@ -203,6 +210,7 @@ export class TerminalInstance {
         tag: this.record.tag ?? `ide-terminal:${this.record.id}`,
         ...(existingPid !== undefined ? { existingPid } : {}),
         ...(this.options.cwd ? { cwd: this.options.cwd } : {}),
+        ...(this.options.command ? { command: this.options.command } : {}),
       },
     )
     // A runtime without replay (E2B's envd) sends nothing of the past: show the kept screen instead.

@@ -1,8 +1,12 @@
 import { create } from '@bufbuild/protobuf'
 import { ProcessSelectorSchema, Signal } from '../../gen/process_pb'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
+import type { TerminalStatus } from '../../sandbox/TerminalConnection'
+import { browserStorage } from '../../ui/browserStorage'
 import { reportErrors } from '../../ui/notifications'
 import { TerminalInstance, type TerminalRecord } from './TerminalInstance'
+
+type ExitedStatus = Extract<TerminalStatus, { kind: 'exited' }>
 
 /** A tab of the terminal panel: one terminal, or a few side by side. */
 export interface TerminalTab {
@@ -28,7 +32,7 @@ const maxPanes = 3
 
 function load(key: string): Stored | undefined {
   try {
-    return JSON.parse(localStorage.getItem(key) ?? 'null') ?? undefined
+    return JSON.parse(browserStorage.getItem(key) ?? 'null') ?? undefined
   } catch {
     return undefined
   }
@@ -50,6 +54,7 @@ export class TerminalManager {
   private restored = false
   private readonly unsubscribe: () => void
   private readonly saveOnLeave = () => this.save(true)
+  private readonly exitListeners = new Set<(terminal: TerminalInstance, status: ExitedStatus) => void>()
 
   constructor(
     private readonly session: SandboxSession,
@@ -69,12 +74,32 @@ export class TerminalManager {
 
   getSnapshot = (): TerminalsSnapshot => this.snapshot
 
-  /** Opens a new shell in a new tab (or next to the active terminal with `split`). */
-  create({ split = false, cwd }: { split?: boolean; cwd?: string } = {}): TerminalInstance {
+  /** Listens to terminals whose process ends; returns a function that stops listening. */
+  onExit(listener: (terminal: TerminalInstance, status: ExitedStatus) => void): () => void {
+    this.exitListeners.add(listener)
+    return () => this.exitListeners.delete(listener)
+  }
+
+  /**
+   * Opens a new shell in a new tab (or next to the active terminal with `split`); with `command`,
+   * a terminal that runs that command instead.
+   */
+  create({
+    split = false,
+    cwd,
+    command,
+  }: {
+    split?: boolean
+    cwd?: string
+    command?: string
+  } = {}): TerminalInstance {
     const id = crypto.randomUUID()
+    const title = command
+      ? `Run: ${command.length > 40 ? `${command.slice(0, 39)}…` : command}`
+      : `Terminal ${++this.counter}`
     const instance = this.add(
-      { id, tag: `ide-terminal:${id}`, title: `Terminal ${++this.counter}` },
-      { ...(cwd ? { cwd } : {}) },
+      { id, tag: `ide-terminal:${id}`, title },
+      { ...(cwd ? { cwd } : {}), ...(command ? { command } : {}) },
     )
     this.place(id, split)
     return instance
@@ -162,6 +187,13 @@ export class TerminalManager {
   ): TerminalInstance {
     const instance = new TerminalInstance(this.session, record, { theme: this.theme, ...options })
     instance.setInputEnabled(this.session.getSnapshot().state.kind === 'running')
+    let ended = false
+    instance.subscribe(() => {
+      const { status } = instance.getSnapshot()
+      if (status.kind === 'exited' && !ended)
+        for (const listener of this.exitListeners) listener(instance, status)
+      ended = status.kind === 'exited'
+    })
     this.instances.set(record.id, instance)
     return instance
   }
@@ -242,10 +274,10 @@ export class TerminalManager {
       screens,
     }
     try {
-      localStorage.setItem(this.storageKey, JSON.stringify(stored))
+      browserStorage.setItem(this.storageKey, JSON.stringify(stored))
     } catch {
       // Over the storage quota: keep the terminals, drop the screens.
-      localStorage.setItem(this.storageKey, JSON.stringify({ ...stored, screens: {} }))
+      browserStorage.setItem(this.storageKey, JSON.stringify({ ...stored, screens: {} }))
     }
   }
 }

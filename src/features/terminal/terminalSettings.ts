@@ -1,5 +1,6 @@
 import { create } from 'zustand'
 import { persist } from 'zustand/middleware'
+import { persistedStorage } from '../../ui/persistedStore'
 
 interface TerminalSettings {
   /** Copy a mouse selection to the clipboard as soon as it is made (PuTTY style). */
@@ -21,6 +22,7 @@ export const useTerminalSettings = create<TerminalSettings>()(
     }),
     {
       name: 'sandbox-ide:terminal-settings',
+      storage: persistedStorage,
       partialize: (s) => ({ copyOnSelect: s.copyOnSelect, screenReaderMode: s.screenReaderMode }),
     },
   ),
