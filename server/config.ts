@@ -20,6 +20,10 @@ export interface PlatformConfig {
   templatesDir?: string
   /** Serve HTTPS with HTTP/2 (and HTTP/1.1) using a self-signed certificate kept in dataDir. */
   tls?: boolean
+  /** Origins whose pages may embed the IDE (/embed), besides the stack's own demo page. */
+  embedOrigins?: string[]
+  /** Of the embedding origins, those whose commands run without asking the user. */
+  trustedOrigins?: string[]
 }
 
 export const platformUsage = `Usage: npm start -- [options]
@@ -45,6 +49,10 @@ Options:
   --tls                        serve HTTPS with HTTP/2 (also $SANDBOX_TLS=1), with a self-signed
                                certificate for localhost made once into the data folder; lets
                                Chromium stream keystrokes (StreamInput)
+  --embed-origin ORIGIN        a site whose pages may embed the IDE at /embed; repeatable
+                               (also $SANDBOX_EMBED_ORIGINS, comma-separated)
+  --trust-origin ORIGIN        an embedding site whose commands run without asking the user;
+                               repeatable (also $SANDBOX_TRUSTED_ORIGINS)
   -h, --help                   show this help
 `
 
@@ -54,6 +62,23 @@ function positiveInt(name: string, value: string | undefined, fallback: number):
   if (!Number.isInteger(n) || n < 1)
     throw new Error(`${name} must be a positive whole number, not '${value}'`)
   return n
+}
+
+/** Origins from repeated flags or a comma-separated variable; each must be exactly an origin. */
+function origins(name: string, flags: string[] | undefined, variable: string | undefined): string[] {
+  const list = flags ?? (variable ?? '').split(',')
+  return list
+    .map((o) => o.trim())
+    .filter(Boolean)
+    .map((origin) => {
+      let parsed: URL | undefined
+      try {
+        parsed = new URL(origin)
+      } catch {}
+      if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin)
+        throw new Error(`${name} takes an origin such as https://docs.example.com, not '${origin}'`)
+      return origin
+    })
 }
 
 /** Reads the platform's configuration; throws a readable message on bad input. */
@@ -75,6 +100,8 @@ export function parsePlatformConfig(
       'no-default-sandbox': { type: 'boolean' },
       'no-isolation': { type: 'boolean' },
       tls: { type: 'boolean' },
+      'embed-origin': { type: 'string', multiple: true },
+      'trust-origin': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -96,5 +123,7 @@ export function parsePlatformConfig(
     defaultSandbox: !values['no-default-sandbox'],
     isolation: values['no-isolation'] ? 'none' : 'auto',
     tls: values.tls === true || env.SANDBOX_TLS === '1',
+    embedOrigins: origins('--embed-origin', values['embed-origin'], env.SANDBOX_EMBED_ORIGINS),
+    trustedOrigins: origins('--trust-origin', values['trust-origin'], env.SANDBOX_TRUSTED_ORIGINS),
   }
 }

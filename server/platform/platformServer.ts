@@ -7,6 +7,8 @@ import { envdVersion } from '../runtime/version'
 import { isPlatformApiPath, platformApi } from './api/platformApi'
 import { platformApiKey } from './apiKey'
 import { defaultSandboxId } from './defaultSandbox'
+import { demoSite, isDemoRequest, isLoopbackAddress } from './embed/demoSite'
+import { demoHostName, type EmbedPolicy, embedPolicy, frameAncestors } from './embed/embedPolicy'
 import { ideApi, isIdeApiPath } from './ide/ideApi'
 import { ideSite } from './ideSite'
 import { createSandboxLauncher } from './launcher/createSandboxLauncher'
@@ -72,16 +74,28 @@ export async function startPlatform(
     dataDir: config.dataDir,
     defaultSandboxTimeout: config.defaultSandboxTimeout,
     defaultSandboxId: () => defaultSandboxId(config.dataDir, manager),
+    embedPolicy: () => policy,
     log,
   })
   const site = ideSite(join(projectRoot, 'dist', 'ide'))
+  const demo = demoSite({
+    projectRoot,
+    manager,
+    envdVersion,
+    defaultSandboxId: () => defaultSandboxId(config.dataDir, manager),
+    loopback: isLoopbackAddress(config.host),
+  })
+  // Set once the port is known: the demo page's origin carries it.
+  let policy: EmbedPolicy = embedPolicy(config, '')
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://platform')
+    if (isDemoRequest(req)) return void demo(req, res, url.pathname)
     const target = sandboxTarget(req)
     if (target) return route(req, res, target)
-    const url = new URL(req.url ?? '/', 'http://platform')
     if (isPlatformApiPath(url.pathname)) return void api(req, res, url)
     if (isIdeApiPath(url.pathname)) return void ide(req, res, url)
+    res.setHeader('Content-Security-Policy', frameAncestors(url.pathname, policy))
     site(req, res)
   }
   // No request timeout: terminals and watches are long-lived streams through the router.
@@ -93,6 +107,7 @@ export async function startPlatform(
     server.listen(config.port, config.host, () => resolve())
   })
   const { port } = server.address() as AddressInfo
+  policy = embedPolicy(config, `${certificate ? 'https' : 'http'}://${demoHostName}:${port}`)
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
   return {
     server,

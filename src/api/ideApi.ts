@@ -46,6 +46,12 @@ export interface StackInfo {
   defaultSandboxId: string | null
 }
 
+/** Which parent pages may embed the IDE (/embed), and whose commands run without asking. */
+export interface EmbedConfig {
+  allowedOrigins: string[]
+  trustedOrigins: string[]
+}
+
 export interface RemoteInfo {
   remoteId: string
   apiUrl: string
@@ -109,4 +115,5 @@ export const ideApi = {
       ...(domain ? { domain } : {}),
     }),
   remotes: () => call<RemoteInfo[]>('GET', '/remotes'),
+  embedConfig: () => call<EmbedConfig>('GET', '/embed'),
 }

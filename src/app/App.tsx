@@ -1,5 +1,6 @@
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query'
 import { ideApi } from '../api/ideApi'
+import { EmbedPage } from '../embed/EmbedPage'
 import { SandboxPicker } from '../features/picker/SandboxPicker'
 import type { SandboxAddress } from '../sandbox/sandboxAddress'
 import { Notifications } from '../ui/Notifications'
@@ -42,6 +43,17 @@ function Splash({ text }: { text: string }) {
 export function App() {
   const theme = useApplyTheme()
   const route = parseRoute(usePath())
+  if (route.page === 'embed') {
+    // Inside another page: no title bar, no way to other sandboxes.
+    return (
+      <QueryClientProvider client={queryClient}>
+        <div className="app embedded">
+          <EmbedPage theme={theme} />
+          <Notifications />
+        </div>
+      </QueryClientProvider>
+    )
+  }
   return (
     <QueryClientProvider client={queryClient}>
       <div className="app">

@@ -2,7 +2,12 @@ import { useSyncExternalStore } from 'react'
 import type { SandboxAddress } from '../sandbox/sandboxAddress'
 
 /** The app's pages. A runtime address lives in sessionStorage: its token never goes in a URL. */
-export type Route = { page: 'default' } | { page: 'picker' } | { page: 'workbench'; address: SandboxAddress }
+export type Route =
+  | { page: 'default' }
+  | { page: 'picker' }
+  | { page: 'workbench'; address: SandboxAddress }
+  /** The IDE inside another page; the sandbox arrives by postMessage. */
+  | { page: 'embed' }
 
 const runtimeKey = 'sandbox-ide:runtime-connection'
 
@@ -25,6 +30,7 @@ function storedRuntime(): SandboxAddress | undefined {
 export function parseRoute(path: string): Route {
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent)
   if (parts.length === 0) return { page: 'default' }
+  if (parts[0] === 'embed' && parts.length === 1) return { page: 'embed' }
   // /sandboxes is the E2B platform API's path on the same server, so the picker lives at /sandbox.
   if (parts[0] === 'sandbox' && parts.length === 1) return { page: 'picker' }
   if (parts[0] === 'sandbox' && parts[1])

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { sendError, sendJson } from '../api/httpJson'
+import type { EmbedPolicy } from '../embed/embedPolicy'
 import type { SandboxLauncher } from '../launcher/sandboxLauncher'
 import { PlatformError } from '../platformError'
 import type { SandboxManager } from '../sandboxManager'
@@ -24,6 +25,8 @@ export interface IdeApiOptions {
   defaultSandboxTimeout: number
   /** The IDE's default sandbox while it exists. */
   defaultSandboxId: () => string | null
+  /** Which pages may embed the IDE, for its /embed page. */
+  embedPolicy: () => EmbedPolicy
   log: (line: string) => void
 }
 
@@ -53,8 +56,13 @@ export function ideApi(options: IdeApiOptions) {
       },
     },
   }
+  const embed: IdeRoute = {
+    pattern: /^\/embed$/,
+    methods: { GET: async (_req, res) => sendJson(res, 200, options.embedPolicy()) },
+  }
   const routes: IdeRoute[] = [
     stack,
+    embed,
     ...localSandboxRoutes({
       manager: options.manager,
       envdVersion,

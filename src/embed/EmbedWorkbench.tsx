@@ -1,0 +1,126 @@
+import { useEffect, useMemo, useRef, useState } from 'react'
+import { useThemeStore } from '../app/themeStore'
+import { useWorkbenchParts } from '../app/useWorkbenchParts'
+import { WorkbenchLayout } from '../app/WorkbenchLayout'
+import { StatusBar } from '../features/statusbar/StatusBar'
+import type { SandboxSession } from '../sandbox/SandboxSession'
+import { addressKey } from '../sandbox/sandboxAddress'
+import { reportErrors } from '../ui/notifications'
+import { useExternalStore } from '../ui/useExternalStore'
+import { ConsentDialog } from './ConsentDialog'
+import { ConsentQueue } from './consent'
+import { type EmbedTarget, embedCommands, runInTerminal } from './embedCommands'
+import type { EmbedHost } from './embedHost'
+import type { EmbedOptions } from './embedOptions'
+import type { PanelName } from './protocol'
+
+interface EmbedWorkbenchProps {
+  session: SandboxSession
+  host: EmbedHost
+  options: EmbedOptions
+  /** The parent's origin is trusted: its commands run without asking. */
+  trusted: boolean
+  parentOrigin: string
+  theme: 'light' | 'dark'
+}
+
+/**
+ * The workbench inside another page: only the panels asked for, no app chrome, driven by the
+ * parent through the host (commands in, events out). Commands the user did not type wait for
+ * their agreement unless the parent is trusted.
+ */
+export function EmbedWorkbench({
+  session,
+  host,
+  options,
+  trusted,
+  parentOrigin,
+  theme,
+}: EmbedWorkbenchProps) {
+  const parts = useWorkbenchParts(session, theme)
+  const [panels, setPanels] = useState<PanelName[]>(options.panels)
+  const consent = useMemo(() => new ConsentQueue(), [])
+  const latest = useRef(parts)
+  latest.current = parts
+  const { terminals, editor } = parts
+
+  const target = useMemo<EmbedTarget>(
+    () => ({
+      session,
+      parts: () => latest.current,
+      consent,
+      trusted,
+      requester: parentOrigin,
+      readOnly: options.readOnly,
+      showPanels: setPanels,
+      setTheme: (choice) => useThemeStore.getState().setChoice(choice),
+    }),
+    [session, consent, trusted, parentOrigin, options.readOnly],
+  )
+  useEffect(() => host.serve(embedCommands(target)), [host, target])
+
+  useEffect(() => {
+    if (!editor || !options.readOnly) return
+    return editor.addReadOnlyRule(() => 'This embedded editor is read-only.')
+  }, [editor, options.readOnly])
+  useEffect(() => editor?.onSaved((path) => host.emit('fileSaved', { path })), [editor, host])
+  useEffect(
+    () =>
+      terminals?.onExit((terminal, status) =>
+        host.emit('processExited', {
+          pid: status.pid ?? -1,
+          command: terminal.command ?? 'bash -l',
+          exitCode: status.exitCode,
+          status: status.description,
+        }),
+      ),
+    [terminals, host],
+  )
+  useEffect(() => {
+    let last = session.getSnapshot().state.kind
+    host.emit('stateChanged', { state: last })
+    return session.subscribe(() => {
+      const { kind } = session.getSnapshot().state
+      if (kind !== last) host.emit('stateChanged', { state: kind })
+      last = kind
+    })
+  }, [session, host])
+
+  // Ready once the sandbox runs and the parts exist; then the URL's file and command.
+  const running = useExternalStore(session).state.kind === 'running'
+  const announced = useRef(false)
+  useEffect(() => {
+    if (!running || !terminals || !editor || announced.current) return
+    announced.current = true
+    host.emit('ready', { panels: options.panels, readOnly: options.readOnly })
+    if (options.open)
+      void reportErrors(`Opening ${options.open} failed`, () => editor.open(options.open as string))
+    const command = options.run
+    if (command) {
+      // A declined command is the user's answer, not an error to report.
+      void runInTerminal({ ...target, requester: `${parentOrigin} (in the embed link)` }, command).catch(
+        () => {},
+      )
+    }
+  }, [running, terminals, editor, host, options, target, parentOrigin])
+
+  return (
+    <div className="workbench embedded">
+      <WorkbenchLayout
+        session={session}
+        theme={theme}
+        parts={parts}
+        visibility={{
+          explorer: panels.includes('files'),
+          editor: panels.includes('editor'),
+          terminal: panels.includes('terminal'),
+        }}
+        layoutKey={`embed:${addressKey(session.address)}`}
+        showTerminal={() => setPanels((p) => (p.includes('terminal') ? p : [...p, 'terminal']))}
+        readOnly={options.readOnly}
+      />
+      <StatusBar session={session} />
+      <ConsentDialog queue={consent} />
+    </div>
+  )
+}

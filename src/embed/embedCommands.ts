@@ -1,0 +1,111 @@
+import { readFile, writeFile } from '../api/files'
+import type { WorkbenchParts } from '../app/WorkbenchLayout'
+import type { TerminalInstance } from '../features/terminal/TerminalInstance'
+import type { SandboxSession } from '../sandbox/SandboxSession'
+import type { ConsentQueue } from './consent'
+import { CommandError, type CommandHandlers } from './embedHost'
+import type { PanelName, ThemeName } from './protocol'
+
+/** What the commands act on; `parts` is read at each call, since the workbench makes them late. */
+export interface EmbedTarget {
+  session: SandboxSession
+  parts(): WorkbenchParts
+  consent: ConsentQueue
+  /** Commands from this parent run without asking. */
+  trusted: boolean
+  /** Who asks, as the consent dialog names them. */
+  requester: string
+  readOnly: boolean
+  showPanels(update: (current: PanelName[]) => PanelName[]): void
+  setTheme(theme: ThemeName): void
+}
+
+const decoder = new TextDecoder()
+const encoder = new TextEncoder()
+
+function need<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new CommandError('failed', `${what} is not ready yet: wait for 'ready'`)
+  return value
+}
+
+const including = (panel: PanelName) => (current: PanelName[]) =>
+  current.includes(panel) ? current : [...current, panel]
+
+/** Resolves with the terminal's pid once its process started; rejects if it could not start. */
+function started(terminal: TerminalInstance): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const { status } = terminal.getSnapshot()
+      if (status.kind === 'attached' || (status.kind === 'exited' && status.pid !== undefined)) {
+        stop()
+        resolve(status.kind === 'attached' ? status.pid : (status.pid as number))
+      } else if (status.kind === 'failed') {
+        stop()
+        reject(new CommandError('failed', `the command did not start: ${status.reason}`))
+      }
+    }
+    const stop = terminal.subscribe(check)
+    check()
+  })
+}
+
+/** Runs a command in a new terminal, after asking the user unless the parent is trusted. */
+export async function runInTerminal(target: EmbedTarget, command: string, cwd?: string): Promise<number> {
+  const agreed = target.trusted || (await target.consent.ask({ command, requester: target.requester }))
+  if (!agreed) throw new CommandError('declined', 'the user chose not to run the command')
+  const terminals = need(target.parts().terminals, 'the terminal')
+  target.showPanels(including('terminal'))
+  return started(terminals.create({ command, ...(cwd ? { cwd } : {}) }))
+}
+
+/** The commands a parent page may send, acting on the embedded workbench. */
+export function embedCommands(target: EmbedTarget): CommandHandlers {
+  const endpoint = () => need(target.session.endpoint, 'the sandbox')
+  return {
+    openFile: async ({ path }) => {
+      const editor = need(target.parts().editor, 'the editor')
+      target.showPanels(including('editor'))
+      await editor.open(path)
+      // The file opened is the active tab (its path is absolute by now).
+      const { documents, activeId } = editor.getSnapshot()
+      const doc = documents.find((d) => d.id === activeId)
+      if (doc?.error) throw new CommandError('failed', doc.error)
+      return null
+    },
+    readFile: async ({ path }) => ({ content: decoder.decode(await readFile(endpoint(), path)) }),
+    writeFile: async ({ path, content }) => {
+      if (target.readOnly) throw new CommandError('denied', 'this embed is read-only')
+      await writeFile(endpoint(), path, encoder.encode(content))
+      return null
+    },
+    runCommand: async ({ command, cwd }) => ({ pid: await runInTerminal(target, command, cwd) }),
+    setTheme: async ({ theme }) => {
+      target.setTheme(theme)
+      return null
+    },
+    setLayout: async ({ panels }) => {
+      if (panels.length === 0) throw new CommandError('invalid', 'setLayout: name at least one panel')
+      target.showPanels(() => panels)
+      return null
+    },
+    focus: async ({ panel }) => {
+      window.focus()
+      const parts = target.parts()
+      const rendered = () => new Promise((resolve) => requestAnimationFrame(resolve))
+      if (panel === 'terminal' || (!panel && !parts.editor?.getSnapshot().activeId)) {
+        target.showPanels(including('terminal'))
+        await rendered()
+        parts.terminals?.active?.focus()
+      } else if (panel === 'files') {
+        target.showPanels(including('files'))
+        await rendered()
+        document.querySelector<HTMLElement>('[role="tree"][aria-label="Files"]')?.focus()
+      } else {
+        target.showPanels(including('editor'))
+        await rendered()
+        document.querySelector<HTMLElement>('.editor-body textarea')?.focus()
+      }
+      return null
+    },
+  }
+}

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest'
+import { parseEmbedOptions } from './embedOptions'
+
+describe('parseEmbedOptions', () => {
+  it('shows every panel, editable, by default', () => {
+    expect(parseEmbedOptions('')).toEqual({ panels: ['files', 'editor', 'terminal'], readOnly: false })
+  })
+
+  it('reads panels in the layout order, a file, a command, a theme and read-only', () => {
+    const options = parseEmbedOptions(
+      '?panels=terminal,editor&open=src/app.py&run=npm%20test&theme=dark&readonly=1',
+    )
+    expect(options).toEqual({
+      panels: ['editor', 'terminal'],
+      open: 'src/app.py',
+      run: 'npm test',
+      theme: 'dark',
+      readOnly: true,
+    })
+  })
+
+  it('refuses what it does not know, with the reason', () => {
+    expect(parseEmbedOptions('?panels=files,debugger')).toEqual({
+      error: "unknown panel 'debugger' in panels= (use files, editor, terminal)",
+    })
+    expect(parseEmbedOptions('?panels=')).toEqual({ error: 'panels= names no panel' })
+    expect(parseEmbedOptions('?theme=pink')).toMatchObject({ error: expect.stringContaining("'pink'") })
+    expect(parseEmbedOptions('?readonly=yes')).toMatchObject({ error: expect.stringContaining('readonly=') })
+  })
+})

@@ -1,0 +1,45 @@
+import type { PanelName, ThemeName } from './protocol'
+
+/** What an /embed URL configures. None of it is secret: the sandbox comes in the handshake. */
+export interface EmbedOptions {
+  panels: PanelName[]
+  /** A file to open once connected. */
+  open?: string
+  /** A command to run once connected, after the user agrees (unless the parent is trusted). */
+  run?: string
+  theme?: ThemeName
+  /** No editing and no file actions; terminals stay usable unless the terminal panel is hidden. */
+  readOnly: boolean
+}
+
+const allPanels: PanelName[] = ['files', 'editor', 'terminal']
+const themes: ThemeName[] = ['light', 'dark', 'system']
+
+/**
+ * Reads `?panels=files,editor,terminal&open=path&run=command&theme=dark&readonly=1`. Unknown
+ * panels or themes are errors, so a typo in a docs page shows up instead of being ignored.
+ */
+export function parseEmbedOptions(search: string): EmbedOptions | { error: string } {
+  const query = new URLSearchParams(search)
+  const panelList = query.get('panels')
+  const panels = panelList === null ? allPanels : panelList.split(',').filter(Boolean)
+  const unknownPanel = panels.find((p) => !allPanels.includes(p as PanelName))
+  if (unknownPanel !== undefined)
+    return { error: `unknown panel '${unknownPanel}' in panels= (use ${allPanels.join(', ')})` }
+  if (panels.length === 0) return { error: 'panels= names no panel' }
+  const theme = query.get('theme')
+  if (theme !== null && !themes.includes(theme as ThemeName))
+    return { error: `unknown theme '${theme}' (use ${themes.join(', ')})` }
+  const readOnly = query.get('readonly')
+  if (readOnly !== null && !['', '1', 'true', '0', 'false'].includes(readOnly))
+    return { error: `readonly= takes 1 or 0, not '${readOnly}'` }
+  const open = query.get('open')
+  const run = query.get('run')
+  return {
+    panels: allPanels.filter((p) => panels.includes(p)),
+    ...(open ? { open } : {}),
+    ...(run ? { run } : {}),
+    ...(theme ? { theme: theme as ThemeName } : {}),
+    readOnly: readOnly === '' || readOnly === '1' || readOnly === 'true',
+  }
+}
