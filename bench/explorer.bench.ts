@@ -23,6 +23,8 @@ export async function explorerFigures(): Promise<Figure[]> {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
     // tsx names functions with an __name() helper; code sent to page.evaluate runs without it.
     await page.addInitScript('globalThis.__name = (f) => f')
+    page.on('crash', () => console.error('explorer bench: the page crashed'))
+    page.on('pageerror', (e) => console.error('explorer bench: page error', e.message))
     await page.goto(stack.url)
     const tree = page.getByRole('tree', { name: 'Files' })
     await tree.waitFor()
@@ -41,7 +43,10 @@ export async function explorerFigures(): Promise<Figure[]> {
     const latency: number[] = []
     const shown = (samples: number[]) => samples.filter((n) => !Number.isNaN(n))
     for (let i = 0; i < 100; i++) {
-      const name = `0-watch-${String(i).padStart(3, '0')}`
+      // One change at a time, as a user makes them: a burst is batched (the next figure).
+      await new Promise((r) => setTimeout(r, 150))
+      // Each new name sorts first, so its row lands at the top of the virtualized list, on screen.
+      const name = `0-watch-${String(999 - i).padStart(3, '0')}`
       latency.push(
         await page.evaluate(
           async ({ url, id, token, name }) => {
@@ -110,7 +115,7 @@ export async function explorerFigures(): Promise<Figure[]> {
       )
     }
 
-    // Click to the first child row on screen.
+    // Click to the first child row on screen (burst/ is expanded too: wait for big/'s own first row).
     const firstRows = await page.evaluate(async () => {
       const row = [...document.querySelectorAll('[role="treeitem"]')].find(
         (r) => r.getAttribute('aria-label') === 'big',
@@ -120,7 +125,7 @@ export async function explorerFigures(): Promise<Figure[]> {
       await new Promise<void>((resolve) => {
         const deadline = performance.now() + 60_000
         const check = () =>
-          document.querySelector('[role="treeitem"][aria-level="2"]') || performance.now() > deadline
+          document.querySelector('[role="treeitem"][aria-label="000001"]') || performance.now() > deadline
             ? resolve()
             : requestAnimationFrame(check)
         check()

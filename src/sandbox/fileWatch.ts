@@ -107,7 +107,8 @@ export class FileWatch {
     this.pending.push({ type: event.type, path, ...(event.entry ? { entry: event.entry } : {}) })
     if (this.timer) return
     const sinceLast = performance.now() - this.lastFlush
-    this.timer = setTimeout(() => this.flush(), sinceLast > batchMs ? 0 : batchMs)
+    // At once after a quiet spell; within a burst, 100 ms after the last batch (not after this event).
+    this.timer = setTimeout(() => this.flush(), Math.max(0, batchMs - sinceLast))
   }
 
   private flush(): void {
