@@ -47,6 +47,7 @@ console.log(`
 Sandbox IDE is running.
 
   Open the IDE:  ${platform.url}/
+  Embed demo:    ${platform.url.replace(/\/\/[^:/]+/, '//embed-demo.localhost')}/  (the IDE inside another site's page)
   Sandboxes:     ${sandboxLine}; ${isolation}
   Templates:     ${(await platform.templates.ids()).join(', ')}
   E2B API:       E2B_API_URL=${platform.url} E2B_SANDBOX_URL=${platform.url}
