@@ -186,6 +186,56 @@ test('a page not on the allowlist can neither frame the IDE nor hand it a sandbo
   expect(await page.evaluate(() => (window as unknown as { helloFrom?: string }).helloFrom)).toBe(stack.url)
 })
 
+test('without clipboard permission, keyboard paste and copy still work, and right-click says why it cannot', async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'])
+  const parent = new EmbedParentPage(page, stack)
+  await parent.gotoTestParent('panels=terminal')
+  const screen = parent.ide.locator('.xterm-screen').first()
+  await expect(screen).toBeVisible()
+  await expect.poll(() => parent.terminalText()).toMatch(/\$ ?$/)
+
+  // Ctrl+Shift+V is the browser's own paste, which needs no permission.
+  await page.evaluate(() => navigator.clipboard.writeText('echo embedded-$((4+5)) > ~/embedded.txt'))
+  await parent.ide.locator('.xterm-helper-textarea').first().focus()
+  await page.keyboard.press('Control+Shift+V')
+  await page.keyboard.press('Enter')
+  await expect.poll(() => files.read('/home/user/embedded.txt').catch(() => '')).toBe('embedded-9\n')
+
+  // Copy falls back to the copy command when the Clipboard API is refused.
+  await page.evaluate(() => navigator.clipboard.writeText('before'))
+  await screen.dblclick({ position: { x: 12, y: 8 } })
+  await page.keyboard.press('Control+Shift+C')
+  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toMatch(/^user/)
+
+  // Right-click needs the Clipboard API to read: it says why it failed and what works instead.
+  await screen.click({ button: 'right', position: { x: 30, y: 8 } })
+  await expect(parent.ide.getByRole('alert').filter({ hasText: 'Pasting failed' })).toContainText(
+    'Ctrl+Shift+V',
+  )
+})
+
+test('with allow="clipboard-read; clipboard-write", right-click pastes in the embedded terminal', async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'])
+  const parent = new EmbedParentPage(page, stack)
+  await parent.gotoTestParent('panels=terminal', { allow: 'clipboard-read; clipboard-write' })
+  const screen = parent.ide.locator('.xterm-screen').first()
+  await expect.poll(() => parent.terminalText()).toMatch(/\$ ?$/)
+  await page.evaluate(() => navigator.clipboard.writeText('echo allowed-$((2+3)) > ~/allowed.txt'))
+  await screen.click({ button: 'right', position: { x: 30, y: 8 } })
+  // Bracketed paste: the shell holds the pasted line until Enter.
+  await expect.poll(() => parent.terminalText()).toContain('echo allowed-$((2+3)) > ~/allowed.txt')
+  await parent.ide.locator('.xterm-helper-textarea').first().focus()
+  await page.keyboard.press('Enter')
+  await expect.poll(() => files.read('/home/user/allowed.txt').catch(() => '')).toBe('allowed-5\n')
+  await expect(parent.ide.getByRole('alert')).toHaveCount(0)
+})
+
 test.describe('a trusted parent', () => {
   let trustedStack: LocalStack
   test.beforeAll(async () => {

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto'
-import { createServer } from 'node:http'
 import { expect, test } from '@playwright/test'
 import { WorkbenchPage } from './pages/WorkbenchPage'
 import { SandboxFiles } from './sandboxFiles'
-import { freePort, stackForThisFile } from './stack'
+import { stackForThisFile } from './stack'
 
 test.describe.configure({ mode: 'serial' })
 
@@ -267,43 +266,4 @@ test('in full screen the page locks Ctrl+W, Ctrl+N and Ctrl+T away from the brow
   await expect(page.getByRole('alert')).toHaveCount(0)
   await wb.command('View: Toggle full screen')
   await expect.poll(() => page.evaluate(() => !!document.fullscreenElement)).toBe(false)
-})
-
-test('embedded in an iframe without clipboard permission, keyboard paste and copy still work, and right-click says why it cannot', async ({
-  page,
-}) => {
-  // A cross-origin parent (another port) that gives the IDE no `allow="clipboard-read; clipboard-write"`.
-  const port = await freePort()
-  const parent = createServer((_req, res) => {
-    res.writeHead(200, { 'Content-Type': 'text/html' })
-    res.end(`<iframe title="IDE" src="${stack.url}/" style="width: 1200px; height: 680px"></iframe>`)
-  })
-  await new Promise<void>((resolve) => parent.listen(port, '127.0.0.1', resolve))
-  try {
-    await page.goto(`http://127.0.0.1:${port}/`)
-    const ide = page.frameLocator('iframe')
-    await expect(ide.getByTestId('sandbox-state')).toHaveText('Running', { timeout: 20_000 })
-    const screen = ide.locator('.xterm-screen').first()
-    await expect(screen).toBeVisible()
-
-    // Ctrl+Shift+V is the browser's own paste, which needs no permission.
-    await page.evaluate(() => navigator.clipboard.writeText('echo embedded-$((4+5)) > ~/embedded.txt'))
-    await ide.locator('.xterm-helper-textarea').first().focus()
-    await page.keyboard.press('Control+Shift+V')
-    await page.keyboard.press('Enter')
-    const files = await SandboxFiles.of(stack)
-    await expect.poll(() => files.read('/home/user/embedded.txt').catch(() => '')).toBe('embedded-9\n')
-
-    // Copy falls back to the copy command when the Clipboard API is refused.
-    await page.evaluate(() => navigator.clipboard.writeText('before'))
-    await screen.dblclick({ position: { x: 12, y: 8 } })
-    await page.keyboard.press('Control+Shift+C')
-    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toMatch(/^user/)
-
-    // Right-click needs the Clipboard API to read: it says why it failed and what works instead.
-    await screen.click({ button: 'right', position: { x: 30, y: 8 } })
-    await expect(ide.getByRole('alert').filter({ hasText: 'Pasting failed' })).toContainText('Ctrl+Shift+V')
-  } finally {
-    parent.close()
-  }
 })

@@ -39,7 +39,10 @@ export class EmbedParentPage {
    * A test page at `origin` with the IDE at `/embed?{query}` in an iframe, connected with the
    * typed client (window.embedded) to the default sandbox. `connect: false` leaves the handshake to the test.
    */
-  async gotoTestParent(query: string, { origin = this.demoOrigin, connect = true } = {}): Promise<void> {
+  async gotoTestParent(
+    query: string,
+    { origin = this.demoOrigin, connect = true, allow = '' } = {},
+  ): Promise<void> {
     const url = `${origin}/test-parent.html`
     // The typed client and the sandbox come from the demo site, as if this origin served them.
     for (const [path, contentType] of [
@@ -54,7 +57,7 @@ export class EmbedParentPage {
       route.fulfill({
         contentType: 'text/html',
         body: `<!doctype html><title>Parent</title>
-<iframe id="ide" title="Sandbox IDE" style="width:1200px;height:700px" src="${this.stack.url}/embed?${query}"></iframe>
+<iframe id="ide" title="Sandbox IDE" allow="${allow}" style="width:1200px;height:700px" src="${this.stack.url}/embed?${query}"></iframe>
 <script type="module">
   window.events = []
   window.addEventListener('message', (e) => { if (e.data?.type === 'sandbox-ide:hello') window.helloFrom = e.origin })
