@@ -6,6 +6,10 @@ import type { Channel } from './channel'
  * after each item, as envd's does), until the channel ends or `signal` aborts. A deadline
  * (Connect-Timeout-Ms) ends the stream with `deadline_exceeded`; a client that went away ends it
  * quietly. Races every wait against the signal, so a parked stream notices an abort at once.
+ *
+ * Each wait makes its own abort promise and drops its listener after: racing one long-lived
+ * promise would add a reaction to it per item, and through those reactions keep every item
+ * ever yielded (all of a terminal's output) alive until the stream ends.
  */
 export async function* withKeepalive<T>(
   channel: Channel<T>,
@@ -13,32 +17,42 @@ export async function* withKeepalive<T>(
   keepalive: () => T,
   signal: AbortSignal,
 ): AsyncGenerator<T> {
-  let onAbort: () => void = () => {}
-  const aborted = new Promise<'aborted'>((resolve) => {
-    onAbort = () => resolve('aborted')
-    signal.addEventListener('abort', onAbort, { once: true })
-  })
   let pending: Promise<IteratorResult<T>> | undefined
-  let timer: NodeJS.Timeout | undefined
-  try {
-    while (!signal.aborted) {
-      pending ??= channel.next()
-      const tick = new Promise<'tick'>((resolve) => {
-        timer = setTimeout(resolve, intervalMs, 'tick')
-      })
-      const result = await Promise.race([pending, tick, aborted])
-      clearTimeout(timer)
-      if (result === 'aborted') break
-      if (result === 'tick') {
-        yield keepalive()
-        continue
-      }
-      pending = undefined
-      if (result.done) return
-      yield result.value
+  while (!signal.aborted) {
+    pending ??= channel.next()
+    const result = await raceTickOrAbort(pending, intervalMs, signal)
+    if (result === 'aborted') break
+    if (result === 'tick') {
+      yield keepalive()
+      continue
     }
-    const reason = signal.reason
-    if (reason instanceof ConnectError && reason.code === Code.DeadlineExceeded) throw reason
+    pending = undefined
+    if (result.done) return
+    yield result.value
+  }
+  const reason = signal.reason
+  if (reason instanceof ConnectError && reason.code === Code.DeadlineExceeded) throw reason
+}
+
+/** `pending`'s result, or 'tick' after `ms`, or 'aborted'; leaves no timer or listener behind. */
+async function raceTickOrAbort<R>(
+  pending: Promise<R>,
+  ms: number,
+  signal: AbortSignal,
+): Promise<R | 'tick' | 'aborted'> {
+  let timer: NodeJS.Timeout | undefined
+  let onAbort: () => void = () => {}
+  try {
+    return await Promise.race([
+      pending,
+      new Promise<'tick'>((resolve) => {
+        timer = setTimeout(resolve, ms, 'tick')
+      }),
+      new Promise<'aborted'>((resolve) => {
+        onAbort = () => resolve('aborted')
+        signal.addEventListener('abort', onAbort, { once: true })
+      }),
+    ])
   } finally {
     clearTimeout(timer)
     signal.removeEventListener('abort', onAbort)
