@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
-/** Response headers a browser may read: envd's list, plus the replay offset of Connect. */
+/** Response headers a browser may read: envd's list, plus our replay and output-window headers of Connect. */
 const exposedHeaders = [
   'Grpc-Status',
   'Grpc-Message',
@@ -9,6 +9,8 @@ const exposedHeaders = [
   'Cache-Control',
   'X-Content-Type-Options',
   'X-Replay-Start',
+  'X-Output-Window',
+  'X-Output-Stream',
 ].join(', ')
 
 const allowedMethods = 'HEAD, GET, POST, PUT, PATCH, DELETE'

@@ -10,6 +10,7 @@ import { applyCors } from './cors'
 import { filesHandler } from './files/filesHandler'
 import { filesystemService } from './filesystem/service'
 import type { RuntimeOptions } from './options'
+import { outputAckPath } from './process/outputAcks'
 import { processService } from './process/service'
 import { userInterceptor } from './userInterceptor'
 import { UserDirectory } from './users'
@@ -69,6 +70,8 @@ export function createRuntimeHandler(options: RuntimeOptions) {
     }
     if (url.pathname === '/health' && req.method === 'GET') {
       res.writeHead(204, { 'Cache-Control': 'no-store' }).end()
+    } else if (url.pathname === outputAckPath) {
+      processes.acked.handle(req, res, url)
     } else if (url.pathname === '/files') {
       files(req, res, url).catch((err) => {
         if (!res.headersSent) sendEnvdError(res, 500, String(err))

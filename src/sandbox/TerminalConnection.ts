@@ -1,8 +1,10 @@
 import { create } from '@bufbuild/protobuf'
 import { Code, ConnectError, createClient } from '@connectrpc/connect'
+import { acknowledgeOutput, outputStreamHeader, outputWindowHeader } from '../api/outputAck'
 import { streamHeaders } from '../api/runtimeTransport'
 import { type ConnectResponse, Process, type ProcessEvent, ProcessSelectorSchema } from '../gen/process_pb'
 import { createInputChannel, type InputChannel } from './inputChannel'
+import { OutputAcks } from './outputAcks'
 import type { SandboxSession } from './SandboxSession'
 
 /** Where a terminal's process stands. */
@@ -16,7 +18,8 @@ export type TerminalStatus =
 
 /** Where a terminal's bytes and notices go (the xterm view). */
 export interface TerminalSink {
-  write(data: Uint8Array): void
+  /** Output; `parsed` runs once the terminal has processed it. */
+  write(data: Uint8Array, parsed?: () => void): void
   /** Resolves when the terminal can take more output; reading waits for it (backpressure). */
   room(): Promise<void>
   /** A line from the IDE itself, such as a divider where output was lost. */
@@ -41,6 +44,13 @@ export interface TerminalOptions {
 export type ReplaySupport = 'replayed' | 'none'
 
 const resizeDebounceMs = 80
+
+/**
+ * Output the runtime may have sent and the terminal not yet parsed, where the runtime supports
+ * acknowledged output (ours). It bounds everything in flight (sockets, the browser's own buffers,
+ * xterm's queue), which is what Ctrl-C during a flood has to wait through.
+ */
+const outputWindowBytes = 1024 * 1024
 
 function shellEnv(): Record<string, string> {
   return { TERM: 'xterm-256color', COLORTERM: 'truecolor', LANG: 'C.UTF-8' }
@@ -69,6 +79,8 @@ export class TerminalConnection {
   private size: { cols: number; rows: number }
   private unsubscribe: (() => void) | undefined
   private streaming = false
+  /** Acknowledgements for the current stream, when its runtime granted a window. */
+  private acks: OutputAcks | undefined
   private ended = false
   private wanted = false
 
@@ -115,6 +127,7 @@ export class TerminalConnection {
 
   dispose(): void {
     this.ended = true
+    this.acks?.dispose()
     this.abort.abort()
     this.input.dispose()
     clearTimeout(this.resizeTimer)
@@ -157,18 +170,20 @@ export class TerminalConnection {
     this.streaming = true
     const client = createClient(Process, transport)
     let replayStart: number | undefined
+    const headers = { ...streamHeaders, [outputWindowHeader]: String(outputWindowBytes) }
     try {
       const events = reattach
         ? client.connect(
             { process: this.selector() },
             {
               signal: this.abort.signal,
-              headers: { ...streamHeaders, 'X-Replay-From': String(this.offset) },
+              headers: { ...headers, 'X-Replay-From': String(this.offset) },
               onHeader: (headers) => {
                 const start = headers.get('x-replay-start')
                 replayStart = start === null ? undefined : Number(start)
                 this.onReplay?.(start === null ? 'none' : 'replayed')
                 this.onReplay = undefined
+                this.acknowledgeFrom(headers, replayStart ?? this.offset)
               },
             },
           )
@@ -183,7 +198,7 @@ export class TerminalConnection {
               pty: { size: this.size },
               tag: this.options.tag,
             },
-            { signal: this.abort.signal, headers: streamHeaders },
+            { signal: this.abort.signal, headers, onHeader: (headers) => this.acknowledgeFrom(headers, 0) },
           )
       if (!reattach) this.sink.status({ kind: 'starting' })
       for await (const response of events as AsyncIterable<ConnectResponse>) {
@@ -204,6 +219,8 @@ export class TerminalConnection {
       this.session.reportTrouble()
     } finally {
       this.streaming = false
+      this.acks?.dispose()
+      this.acks = undefined
     }
     // The stream may have dropped while the sandbox still runs (a proxy hiccup): try once more.
     if (!this.ended && this.pid !== undefined && this.session.getSnapshot().state.kind === 'running') {
@@ -226,11 +243,27 @@ export class TerminalConnection {
       const bytes = e.value.output.value
       if (bytes) {
         this.offset += bytes.length
-        this.sink.write(bytes)
+        const acks = this.acks
+        const end = this.offset
+        this.sink.write(bytes, acks && (() => acks.parsed(end)))
       }
     } else if (e.case === 'end') {
       this.finish(e.value.status || `exit code ${e.value.exitCode}`, e.value.exitCode)
     }
+  }
+
+  /** A runtime that granted an output window (ours) gets acknowledgements of parsed output; envd grants none. */
+  private acknowledgeFrom(headers: Headers, start: number): void {
+    const stream = headers.get(outputStreamHeader)
+    const window = Number(headers.get(outputWindowHeader))
+    const endpoint = this.session.endpoint
+    if (!stream || !(window > 0) || !endpoint) return
+    this.acks = new OutputAcks(
+      (offset) => acknowledgeOutput(endpoint, stream, offset),
+      window,
+      start,
+      () => this.session.reportTrouble(),
+    )
   }
 
   private finish(description: string, exitCode: number | null = null): void {

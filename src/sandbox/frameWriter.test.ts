@@ -40,6 +40,21 @@ describe('FrameWriter', () => {
     expect(writer.backlog).toBe(0)
   })
 
+  it('calls each chunk’s parsed callback, in order, once the write that carried it is parsed', () => {
+    const { writer, writes, runFrame } = harness()
+    const parsed: string[] = []
+    writer.push(new Uint8Array([1]), () => parsed.push('a'))
+    writer.push(new Uint8Array([2]), () => parsed.push('b'))
+    writer.push(new Uint8Array([3]))
+    writer.push(new Uint8Array([4]), () => parsed.push('c'))
+    runFrame()
+    expect(parsed).toEqual([])
+    writes[0]?.parsed()
+    expect(parsed).toEqual(['a'])
+    writes[1]?.parsed()
+    expect(parsed).toEqual(['a', 'b', 'c'])
+  })
+
   it('has room at once when little is pending', async () => {
     const { writer } = harness()
     writer.push(new Uint8Array(100))

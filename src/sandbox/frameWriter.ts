@@ -12,6 +12,8 @@ export const resumeBelowBytes = 64 * 1024
 export class FrameWriter {
   private queued: Uint8Array[] = []
   private queuedBytes = 0
+  /** Callbacks of the queued chunks, called once the write that carries them is parsed. */
+  private queuedCallbacks: (() => void)[] = []
   private pendingBytes = 0
   private scheduled = false
   private waiters: (() => void)[] = []
@@ -26,12 +28,14 @@ export class FrameWriter {
 
   /**
    * Hands output to the emulator: at once when it is idle (a keystroke's echo must not wait for
-   * a frame), otherwise gathered into one write at the next frame.
+   * a frame), otherwise gathered into one write at the next frame. `parsed` runs once the
+   * emulator has processed these bytes.
    */
-  push(data: Uint8Array): void {
+  push(data: Uint8Array, parsed?: () => void): void {
     if (this.disposed || data.length === 0) return
     this.queued.push(data)
     this.queuedBytes += data.length
+    if (parsed) this.queuedCallbacks.push(parsed)
     if (this.pendingBytes === 0 && !this.scheduled) {
       this.flush()
       return
@@ -56,6 +60,7 @@ export class FrameWriter {
   dispose(): void {
     this.disposed = true
     this.queued = []
+    this.queuedCallbacks = []
     for (const w of this.waiters.splice(0)) w()
   }
 
@@ -64,11 +69,14 @@ export class FrameWriter {
     if (this.disposed || this.queued.length === 0) return
     const data =
       this.queued.length === 1 ? (this.queued[0] as Uint8Array) : concat(this.queued, this.queuedBytes)
+    const callbacks = this.queuedCallbacks
     this.queued = []
     this.queuedBytes = 0
+    this.queuedCallbacks = []
     this.pendingBytes += data.length
     this.write(data, () => {
       this.pendingBytes -= data.length
+      for (const parsed of callbacks) parsed()
       if (this.backlog < resumeBelowBytes) for (const w of this.waiters.splice(0)) w()
     })
   }

@@ -11,7 +11,7 @@ export const replayCapacityBytes = 1024 * 1024
 /** envd's chunk limits: PTY output in chunks of at most 16 KiB, pipes 32 KiB. */
 const ptyChunkBytes = 16 * 1024
 const pipeChunkBytes = 32 * 1024
-/** A subscriber further behind than this pauses the process's output... */
+/** A subscriber with more than this queued pauses the process's output... */
 const pauseAboveBytes = 256 * 1024
 /** ...until every subscriber is back below this. */
 const resumeBelowBytes = 64 * 1024
@@ -26,12 +26,25 @@ export interface Subscription {
   events: Channel<ProcessEvent>
   /** Absolute offset of the first replayed byte, when a replay was asked for. */
   replayStart?: number
+  /** For a subscription with a window: the client has handled the output before this absolute offset. */
+  ack(offset: number): void
   close(): void
 }
 
 interface Subscriber {
   events: Channel<ProcessEvent>
-  lastTake: number
+  /**
+   * Acknowledged output (our extension): the client acknowledges output it has handled, and the
+   * process pauses while more than `window` bytes sent to it are unacknowledged. Without a window,
+   * what waits in the queue decides, which cannot see the bytes in sockets and the browser.
+   */
+  window: number | undefined
+  /** Absolute offset just past the last byte queued for it. */
+  sent: number
+  /** Absolute offset up to which it acknowledged output. */
+  acked: number
+  /** When it last took an event (no window) or acknowledged output (window). */
+  lastProgress: number
 }
 
 const weigh = (event: ProcessEvent) =>
@@ -98,13 +111,21 @@ export class ManagedProcess {
 
   /**
    * Starts delivering events. With `replayFrom` (an absolute output offset), the output still
-   * held from there on comes first; without it, only output from now on (as envd).
+   * held from there on comes first; without it, only output from now on (as envd). With a
+   * `window`, output is held back by the client's acknowledgements (`ack`) instead of its queue.
    */
-  subscribe(replayFrom?: number): Subscription {
-    const sub: Subscriber = { events: new Channel(weigh, () => this.taken(sub)), lastTake: Date.now() }
+  subscribe(replayFrom?: number, window?: number): Subscription {
+    const sub: Subscriber = {
+      events: new Channel(weigh, () => this.taken(sub)),
+      window,
+      sent: this.log.end,
+      acked: this.log.end,
+      lastProgress: Date.now(),
+    }
     const replay = replayFrom === undefined ? [] : this.log.since(replayFrom)
     for (const chunk of replay) sub.events.push(dataEvent(chunk))
     const replayStart = replayFrom === undefined ? undefined : (replay[0]?.offset ?? this.log.end)
+    if (replayStart !== undefined) sub.acked = replayStart
     if (this.status) {
       sub.events.push(endEvent(this.status))
       sub.events.close()
@@ -114,6 +135,7 @@ export class ManagedProcess {
     return {
       events: sub.events,
       ...(replayStart !== undefined ? { replayStart } : {}),
+      ack: (offset) => this.acknowledged(sub, offset),
       close: () => this.unsubscribe(sub),
     }
   }
@@ -161,27 +183,36 @@ export class ManagedProcess {
 
   private publish(kind: OutputKind, data: Uint8Array): void {
     for (let at = 0; at < data.length; at += this.chunkBytes) {
-      const event = dataEvent(this.log.append(kind, data.subarray(at, at + this.chunkBytes)))
-      for (const sub of this.subscribers) sub.events.push(event)
+      const chunk = this.log.append(kind, data.subarray(at, at + this.chunkBytes))
+      const event = dataEvent(chunk)
+      for (const sub of this.subscribers) {
+        sub.events.push(event)
+        sub.sent = chunk.offset + chunk.data.length
+      }
     }
-    if (!this.paused && this.mostBehind() > pauseAboveBytes) this.pause()
-  }
-
-  private mostBehind(): number {
-    let most = 0
-    for (const sub of this.subscribers) most = Math.max(most, sub.events.weight)
-    return most
+    if (!this.paused && [...this.subscribers].some(isBehind)) this.pause()
   }
 
   private taken(sub: Subscriber): void {
-    sub.lastTake = Date.now()
-    if (this.paused && this.mostBehind() < resumeBelowBytes) this.resume()
+    if (sub.window === undefined) sub.lastProgress = Date.now()
+    this.resumeIfCaughtUp()
+  }
+
+  private acknowledged(sub: Subscriber, offset: number): void {
+    if (sub.window === undefined || offset <= sub.acked) return
+    sub.acked = Math.min(offset, sub.sent)
+    sub.lastProgress = Date.now()
+    this.resumeIfCaughtUp()
   }
 
   private unsubscribe(sub: Subscriber): void {
     this.subscribers.delete(sub)
     sub.events.close()
-    if (this.paused && this.mostBehind() < resumeBelowBytes) this.resume()
+    this.resumeIfCaughtUp()
+  }
+
+  private resumeIfCaughtUp(): void {
+    if (this.paused && [...this.subscribers].every(caughtUp)) this.resume()
   }
 
   private pause(): void {
@@ -199,16 +230,29 @@ export class ManagedProcess {
   private dropStalled(): void {
     const now = Date.now()
     for (const sub of this.subscribers) {
-      if (sub.events.weight > pauseAboveBytes && now - sub.lastTake > stalledAfterMs) {
+      if (isBehind(sub) && now - sub.lastProgress > stalledAfterMs) {
         this.subscribers.delete(sub)
         sub.events.close(
           new ConnectError(
-            `stream stalled: the client read nothing for ${stalledAfterMs / 1000} s; reconnect to resume`,
+            `stream stalled: the client ${sub.window === undefined ? 'read' : 'acknowledged'} nothing for ${stalledAfterMs / 1000} s; reconnect to resume`,
             Code.ResourceExhausted,
           ),
         )
       }
     }
-    if (this.mostBehind() < resumeBelowBytes) this.resume()
+    this.resumeIfCaughtUp()
   }
 }
+
+/** Output sent to a subscriber and not yet taken (no window) or acknowledged (window). */
+const backlog = (sub: Subscriber) => (sub.window === undefined ? sub.events.weight : sub.sent - sub.acked)
+
+/** Holds the process back. */
+const isBehind = (sub: Subscriber) => backlog(sub) > (sub.window ?? pauseAboveBytes)
+
+/**
+ * Lets it go on. With a window, half of it: the client acknowledges in quarters of its window, so
+ * the output keeps flowing while the acknowledgements come back.
+ */
+const caughtUp = (sub: Subscriber) =>
+  backlog(sub) < (sub.window === undefined ? resumeBelowBytes : sub.window / 2)

@@ -12,6 +12,7 @@ import { internal, invalidArgument, messageOf, unimplemented, unknown } from '..
 import { keepaliveIntervalMs } from '../keepalive'
 import { withKeepalive } from '../streamLoop'
 import { ManagedProcess, type Subscription } from './managedProcess'
+import { AckedStreams, outputStreamHeader, outputWindowHeader, parseOutputWindow } from './outputAcks'
 import { ProcessTable } from './processTable'
 import { spawnProcess } from './spawnProcess'
 import { spawnSpec, terminalSize } from './spawnSpec'
@@ -33,13 +34,34 @@ function parseReplayFrom(header: string | null): number | undefined {
   return Number(header.trim())
 }
 
+/** Subscribes a stream to a process, with the output window it asked for, and says so in headers. */
+function subscribeStream(
+  process: ManagedProcess,
+  ctx: HandlerContext,
+  acked: AckedStreams,
+  replayFrom?: number,
+): { sub: Subscription; forget: () => void } {
+  const window = parseOutputWindow(ctx.requestHeader.get(outputWindowHeader))
+  const sub = process.subscribe(replayFrom, window)
+  if (window === undefined) return { sub, forget: () => {} }
+  const { id, remove } = acked.add(sub.ack)
+  ctx.responseHeader.set(outputWindowHeader, String(window))
+  ctx.responseHeader.set(outputStreamHeader, id)
+  return { sub, forget: remove }
+}
+
 /** `start{pid}` first, then the subscription's events with keepalives, until the process ends. */
-async function* eventStream(pid: number, sub: Subscription, ctx: HandlerContext) {
+async function* eventStream(
+  pid: number,
+  { sub, forget }: ReturnType<typeof subscribeStream>,
+  ctx: HandlerContext,
+) {
   try {
     yield { event: create(ProcessEventSchema, { event: { case: 'start', value: { pid } } }) }
     const interval = keepaliveIntervalMs(ctx.requestHeader.get('keepalive-ping-interval'))
     for await (const event of withKeepalive(sub.events, interval, keepaliveEvent, ctx.signal)) yield { event }
   } finally {
+    forget()
     sub.close()
   }
 }
@@ -57,8 +79,14 @@ function writeInput(process: ManagedProcess, input: ProcessInput | undefined): v
 }
 
 /** process.Process: start, attach to, feed, resize, signal and list processes (envd-api.md §5). */
-export function processService(rt: RuntimeContext): { impl: ServiceImpl<typeof Process>; dispose(): void } {
+export function processService(rt: RuntimeContext): {
+  impl: ServiceImpl<typeof Process>
+  /** Streams that take output acknowledgements (`POST /output-ack`). */
+  acked: AckedStreams
+  dispose(): void
+} {
   const table = new ProcessTable()
+  const acked = new AckedStreams()
 
   const impl: ServiceImpl<typeof Process> = {
     list() {
@@ -82,14 +110,20 @@ export function processService(rt: RuntimeContext): { impl: ServiceImpl<typeof P
       const process = new ManagedProcess(io, config, req.tag, (p) => table.retire(p), ctx.timeoutMs())
       table.add(process)
       // Subscribed before any output can arrive, so Start never misses a byte.
-      yield* eventStream(process.pid, process.subscribe(), ctx)
+      yield* eventStream(process.pid, subscribeStream(process, ctx, acked), ctx)
     },
 
     async *connect(req, ctx) {
       const process = table.findAny(req.process)
-      const sub = process.subscribe(parseReplayFrom(ctx.requestHeader.get(replayFromHeader)))
-      if (sub.replayStart !== undefined) ctx.responseHeader.set(replayStartHeader, String(sub.replayStart))
-      yield* eventStream(process.pid, sub, ctx)
+      const stream = subscribeStream(
+        process,
+        ctx,
+        acked,
+        parseReplayFrom(ctx.requestHeader.get(replayFromHeader)),
+      )
+      const { replayStart } = stream.sub
+      if (replayStart !== undefined) ctx.responseHeader.set(replayStartHeader, String(replayStart))
+      yield* eventStream(process.pid, stream, ctx)
     },
 
     update(req) {
@@ -143,5 +177,5 @@ export function processService(rt: RuntimeContext): { impl: ServiceImpl<typeof P
       return {}
     },
   }
-  return { impl, dispose: () => table.dispose() }
+  return { impl, acked, dispose: () => table.dispose() }
 }

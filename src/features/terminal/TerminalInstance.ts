@@ -199,7 +199,7 @@ export class TerminalInstance {
     const connection = new TerminalConnection(
       this.session,
       {
-        write: (data) => this.writer.push(data),
+        write: (data, parsed) => this.writer.push(data, parsed),
         room: () => this.writer.room(),
         notice: (text) => this.writer.push(encoder.encode(`\r\n\x1b[2m── ${text} ──\x1b[0m\r\n`)),
         status: (status) => this.update({ status }),

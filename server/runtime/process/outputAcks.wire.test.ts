@@ -1,0 +1,170 @@
+// Acknowledged output (our extension, `X-Output-Window`): on the wire, with raw fetch.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestRuntime, type TestRuntime } from '../testing/runtimeFixture'
+import { envelope, postStream, postUnary, splitEnvelopes } from '../testing/wire'
+
+const window = 64 * 1024
+/** What may still come after the window is full: the output being gathered into one event. */
+const slack = 2 * 32 * 1024
+
+/** A Connect stream read by hand, counting the output bytes that came. */
+class OutputReader {
+  bytes = 0
+  /** The code of the error the stream ended with, if any. */
+  error: string | undefined
+  private buffered = new Uint8Array(0)
+  private readonly reader: ReadableStreamDefaultReader<Uint8Array>
+  private pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined
+
+  constructor(readonly response: Response) {
+    this.reader = (response.body as ReadableStream<Uint8Array>).getReader()
+  }
+
+  /** Reads until nothing comes for `quietMs` (or `enough` bytes came); returns the bytes counted so far. */
+  async readUntilQuiet(quietMs: number, enough = Number.POSITIVE_INFINITY): Promise<number> {
+    while (this.bytes < enough) {
+      this.pending ??= this.reader.read()
+      const quiet = new Promise<'quiet'>((resolve) => setTimeout(resolve, quietMs, 'quiet'))
+      const result = await Promise.race([this.pending, quiet])
+      if (result === 'quiet') return this.bytes
+      this.pending = undefined
+      if (result.done) return this.bytes
+      this.take(result.value)
+    }
+    return this.bytes
+  }
+
+  cancel(): Promise<void> {
+    return this.reader.cancel()
+  }
+
+  private take(chunk: Uint8Array): void {
+    const merged = new Uint8Array(this.buffered.length + chunk.length)
+    merged.set(this.buffered)
+    merged.set(chunk, this.buffered.length)
+    const view = new DataView(merged.buffer)
+    let end = 0
+    while (end + 5 <= merged.length && end + 5 + view.getUint32(end + 1) <= merged.length)
+      end += 5 + view.getUint32(end + 1)
+    for (const e of splitEnvelopes(merged.subarray(0, end))) {
+      const data = e.json?.event?.data?.stdout
+      if (data) this.bytes += Buffer.from(data, 'base64').length
+      this.error ??= e.json?.error?.code
+    }
+    this.buffered = merged.slice(end)
+  }
+}
+
+describe('acknowledged output (X-Output-Window)', () => {
+  let rt: TestRuntime
+  beforeAll(async () => {
+    rt = await startTestRuntime()
+  })
+  afterAll(() => rt.close())
+
+  const start = (body: unknown, headers: Record<string, string>) =>
+    fetch(`${rt.url}/process.Process/Start`, {
+      method: 'POST',
+      headers: { ...rt.auth, 'Content-Type': 'application/connect+json', ...headers },
+      body: envelope(JSON.stringify(body)),
+    })
+  const ack = (stream: string, offset: string | number, headers = rt.auth, method = 'POST') =>
+    fetch(`${rt.url}/output-ack?stream=${stream}&offset=${offset}`, { method, headers })
+  const kill = (pid: number) =>
+    postUnary(rt.url, '/process.Process/SendSignal', { process: { pid }, signal: 'SIGNAL_SIGKILL' }, rt.auth)
+
+  it('is off unless asked for: a stream without the header gets no window headers (as envd)', async () => {
+    const res = await postStream(
+      rt.url,
+      '/process.Process/Start',
+      { process: { cmd: 'echo', args: ['hi'] } },
+      rt.auth,
+    )
+    expect(res.headers.get('x-output-window')).toBeNull()
+    expect(res.headers.get('x-output-stream')).toBeNull()
+  })
+
+  it('grants a clamped window and an id, and rejects a malformed one with invalid_argument', async () => {
+    const res = await postStream(
+      rt.url,
+      '/process.Process/Start',
+      { process: { cmd: 'echo', args: ['hi'] } },
+      { ...rt.auth, 'X-Output-Window': '1' },
+    )
+    expect(res.headers.get('x-output-window')).toBe(String(64 * 1024))
+    expect(res.headers.get('x-output-stream')).toMatch(/^[0-9a-f-]{36}$/)
+    const bad = await postStream(
+      rt.url,
+      '/process.Process/Start',
+      { process: { cmd: 'echo', args: ['hi'] } },
+      { ...rt.auth, 'X-Output-Window': 'lots' },
+    )
+    expect(bad.envelopes[0]?.json?.error?.code).toBe('invalid_argument')
+  })
+
+  it('holds output once a window of it is unacknowledged, and lets more through as it is acknowledged', async () => {
+    const res = await start(
+      { process: { cmd: 'yes', args: ['flood'] } },
+      { 'X-Output-Window': String(window) },
+    )
+    const stream = res.headers.get('x-output-stream') as string
+    const reader = new OutputReader(res)
+    // Everything that came is read at once, yet no more than the window (and what was being gathered).
+    const first = await reader.readUntilQuiet(500)
+    expect(first).toBeGreaterThanOrEqual(window)
+    expect(first).toBeLessThanOrEqual(window + slack)
+    expect((await ack(stream, first)).status).toBe(204)
+    const second = await reader.readUntilQuiet(500)
+    expect(second).toBeGreaterThanOrEqual(first + window / 2)
+    expect(second).toBeLessThanOrEqual(first + window + slack)
+    const pid = (await postUnary(rt.url, '/process.Process/List', {}, rt.auth)).json.processes.find(
+      (p: { config: { cmd: string } }) => p.config.cmd === 'yes',
+    ).pid
+    await kill(pid)
+    await reader.cancel()
+  })
+
+  it('answers acknowledgements: 204, or 400, 404, 405 and 401 with envd’s error body', async () => {
+    const res = await postStream(
+      rt.url,
+      '/process.Process/Start',
+      { process: { cmd: 'sleep', args: ['30'] }, tag: 'acks' },
+      { ...rt.auth, 'X-Output-Window': String(window) },
+      (e) => e.length > 0,
+    )
+    const stream = res.headers.get('x-output-stream') as string
+    // The stream was cancelled above: its id is gone.
+    await new Promise((r) => setTimeout(r, 100))
+    const gone = await ack(stream, 0)
+    expect(gone.status).toBe(404)
+    expect(await gone.json()).toMatchObject({ code: 404 })
+    expect((await ack(stream, 'x')).status).toBe(400)
+    expect((await ack(stream, 0, rt.auth, 'GET')).status).toBe(405)
+    expect((await ack(stream, 0, {})).status).toBe(401)
+    const list = await postUnary(rt.url, '/process.Process/List', {}, rt.auth)
+    await kill(list.json.processes.find((p: { tag?: string }) => p.tag === 'acks').pid)
+  })
+
+  it('cuts loose a stream that acknowledges nothing for 5 s, so a reader without a window goes on', async () => {
+    const res = await start(
+      { process: { cmd: 'yes', args: ['flood'] }, tag: 'unacked' },
+      { 'X-Output-Window': String(window) },
+    )
+    const silent = new OutputReader(res)
+    await silent.readUntilQuiet(200)
+    const list = await postUnary(rt.url, '/process.Process/List', {}, rt.auth)
+    const pid = list.json.processes.find((p: { tag?: string }) => p.tag === 'unacked').pid
+    const other = new OutputReader(
+      await fetch(`${rt.url}/process.Process/Connect`, {
+        method: 'POST',
+        headers: { ...rt.auth, 'Content-Type': 'application/connect+json' },
+        body: envelope(JSON.stringify({ process: { pid } })),
+      }),
+    )
+    expect(await other.readUntilQuiet(7000, 1024 * 1024)).toBeGreaterThanOrEqual(1024 * 1024)
+    await silent.readUntilQuiet(500)
+    expect(silent.error).toBe('resource_exhausted')
+    await kill(pid)
+    await Promise.all([silent.cancel(), other.cancel()])
+  }, 20_000)
+})
