@@ -177,9 +177,37 @@ test('a printed URL is a link that opens in a new tab without a handle on the ID
   expect(await tab.evaluate(() => window.opener)).toBeNull()
 })
 
+/** Makes the page's WebGL name a GPU, so the IDE treats it as hardware (headless Chromium's is SwiftShader). */
+function pretendGpu(): void {
+  const named = (proto: { getParameter(p: number): unknown }) => {
+    const original = proto.getParameter
+    proto.getParameter = function (this: unknown, p: number) {
+      // UNMASKED_RENDERER_WEBGL and RENDERER
+      return p === 0x9246 || p === 0x1f01 ? 'ANGLE (Test GPU)' : original.call(this, p)
+    }
+  }
+  named(WebGL2RenderingContext.prototype)
+  named(WebGLRenderingContext.prototype)
+}
+
+test('software WebGL (SwiftShader here) is left for the DOM renderer, which is faster', async ({ page }) => {
+  const wb = new WorkbenchPage(page)
+  await wb.goto(stack.url)
+  const screen = wb.terminal.locator('.terminal-screen')
+  const gl = await page.evaluate(() => {
+    const context = document.createElement('canvas').getContext('webgl2')
+    const info = context?.getExtension('WEBGL_debug_renderer_info')
+    return context && info ? String(context.getParameter(info.UNMASKED_RENDERER_WEBGL)) : 'none'
+  })
+  test.info().annotations.push({ type: 'webgl', description: gl })
+  await wb.run('echo drawn-by-dom-$((2*21))', 'drawn-by-dom-42')
+  await expect(screen).toHaveAttribute('data-renderer', /SwiftShader|none/i.test(gl) ? 'dom' : 'webgl')
+})
+
 test('WebGL draws visible terminals only, and a lost context falls back to the DOM renderer', async ({
   page,
 }) => {
+  await page.addInitScript(pretendGpu)
   const wb = new WorkbenchPage(page)
   await wb.goto(stack.url)
   const screen = wb.terminal.locator('.terminal-screen')

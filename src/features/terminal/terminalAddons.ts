@@ -3,6 +3,7 @@ import { Unicode11Addon } from '@xterm/addon-unicode11'
 import { WebLinksAddon } from '@xterm/addon-web-links'
 import { WebglAddon } from '@xterm/addon-webgl'
 import type { ITerminalAddon, Terminal } from '@xterm/xterm'
+import { webglIsHardware } from './webglIsHardware'
 
 /** Which renderer draws a terminal; shown as `data-renderer` on its screen element. */
 export type TerminalRenderer = 'webgl' | 'dom'
@@ -22,7 +23,8 @@ function releaseContexts(canvases: HTMLCanvasElement[]): void {
 
 /**
  * The addons of one terminal: Unicode 11 widths (emoji and CJK take two cells, as the shell's
- * wcwidth says), web links, search, and the WebGL renderer while the terminal is on screen.
+ * wcwidth says), web links, search, and the WebGL renderer while the terminal is on screen, where
+ * a GPU draws it (software WebGL is slower than the DOM renderer).
  * Browsers keep only ~16 WebGL contexts per page and silently drop the oldest, so a terminal holds
  * one only while visible (hidden tabs and detached views hold none); a lost context falls back to
  * the DOM renderer, which always works.
@@ -82,6 +84,10 @@ export class TerminalAddons {
   }
 
   private loadWebgl(): void {
+    if (!webglIsHardware()) {
+      this.webglBroken = true
+      return
+    }
     let addon: WebglAddon | undefined
     try {
       addon = new WebglAddon()
