@@ -1,5 +1,5 @@
 // The terminal bench page: the IDE's own terminal stack (SandboxSession → TerminalConnection →
-// FrameWriter → TerminalInstance's xterm), built by Vite like the IDE and served by the platform
+// OutputWriter → TerminalInstance's xterm), built by Vite like the IDE and served by the platform
 // on the IDE's origin, with one thin probe: each terminal's write callbacks (the moment xterm has
 // parsed a chunk) are counted and their last bytes searched for markers. terminal.bench.ts drives
 // it through `window.terminalBench`; keys come from Playwright as real keydowns.
@@ -145,7 +145,7 @@ const bench = {
     const probe = new Probe()
     const term = instance.term
     const rawWrite = term.write.bind(term)
-    // FrameWriter calls `term.write(data, parsed)` through the instance: this wraps exactly that.
+    // OutputWriter calls `term.write(data, parsed)` through the instance: this wraps exactly that.
     term.write = (data: string | Uint8Array, callback?: () => void) =>
       rawWrite(data, () => {
         probe.chunk(data)

@@ -4,7 +4,7 @@
 // Why a bench page and not the IDE at `/`: the figures need the moment xterm has *parsed* bytes
 // (its write callbacks), and the IDE's bundle keeps its xterm instances out of reach; the DOM
 // shows output only once rendered, a frame later. So `benchPage.ts` builds the IDE's real
-// terminal stack from `src/` (SandboxSession, TerminalConnection, FrameWriter, TerminalInstance)
+// terminal stack from `src/` (SandboxSession, TerminalConnection, OutputWriter, TerminalInstance)
 // with Vite, like the IDE, and adds one probe on each terminal's write callbacks. The page is
 // served by the platform's own server on its origin (a path in front of its handler), so
 // `/ide/api`, the runtime URLs and the stream host shards are exactly what the IDE gets: headless
@@ -227,7 +227,7 @@ async function interrupt(page: Page): Promise<Figure[]> {
   const drained: number[] = []
   for (let run = 0; run < 11; run++) {
     await page.evaluate((id) => window.terminalBench.type(id, 'yes\r'), id)
-    // Well into the flood: the stream is held back by the FrameWriter's watermarks by now.
+    // Well into the flood: the stream is held back by the output window and watermarks by now.
     await page.evaluate(({ id, ms }) => window.terminalBench.waitParsed(id, 4 * 1024 * 1024, ms), {
       id,
       ms: deadline.left(),

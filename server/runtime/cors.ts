@@ -11,6 +11,7 @@ const exposedHeaders = [
   'X-Replay-Start',
   'X-Output-Window',
   'X-Output-Stream',
+  'X-Output-Flush',
 ].join(', ')
 
 const allowedMethods = 'HEAD, GET, POST, PUT, PATCH, DELETE'

@@ -71,7 +71,7 @@ export function createRuntimeHandler(options: RuntimeOptions) {
     if (url.pathname === '/health' && req.method === 'GET') {
       res.writeHead(204, { 'Cache-Control': 'no-store' }).end()
     } else if (url.pathname === outputAckPath) {
-      processes.acked.handle(req, res, url)
+      processes.acked.handle(req, res, url).catch(() => res.destroy())
     } else if (url.pathname === '/files') {
       files(req, res, url).catch((err) => {
         if (!res.headersSent) sendEnvdError(res, 500, String(err))

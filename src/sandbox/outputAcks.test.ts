@@ -4,37 +4,56 @@ import { OutputAcks } from './outputAcks'
 const window = 1000
 
 function harness(start = 0) {
-  const calls: { offset: number; resolve: () => void; reject: (err: Error) => void }[] = []
+  const calls: {
+    offset: number
+    resolve: (flushedTo?: number) => void
+    reject: (err: Error) => void
+  }[] = []
   const onError = vi.fn()
+  const onFlush = vi.fn()
   const acks = new OutputAcks(
-    (offset) => new Promise<void>((resolve, reject) => calls.push({ offset, resolve, reject })),
+    (offset) => new Promise<number | undefined>((resolve, reject) => calls.push({ offset, resolve, reject })),
     window,
     start,
     onError,
+    onFlush,
   )
-  return { acks, calls, onError }
+  return { acks, calls, onError, onFlush }
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 0))
 
 describe('OutputAcks', () => {
-  it('acknowledges once a quarter of the window is parsed, from where the stream started', () => {
+  it('acknowledges once an eighth of the window is parsed, from where the stream started', () => {
     const { acks, calls } = harness(5000)
-    acks.parsed(5000 + window / 4 - 1)
+    acks.parsed(5000 + window / 8 - 1)
     expect(calls).toEqual([])
-    acks.parsed(5000 + window / 4)
-    expect(calls.map((c) => c.offset)).toEqual([5000 + window / 4])
+    acks.parsed(5000 + window / 8)
+    expect(calls.map((c) => c.offset)).toEqual([5000 + window / 8])
   })
 
-  it('keeps one call in flight and then sends the newest offset', async () => {
+  it('keeps at most two calls in flight and then sends the newest offset', async () => {
     const { acks, calls } = harness()
-    acks.parsed(300)
+    acks.parsed(200)
+    acks.parsed(400)
     acks.parsed(600)
     acks.parsed(900)
-    expect(calls.map((c) => c.offset)).toEqual([300])
+    expect(calls.map((c) => c.offset)).toEqual([200, 400])
+    calls[1]?.resolve()
+    await settle()
+    expect(calls.map((c) => c.offset)).toEqual([200, 400, 900])
+  })
+
+  it('passes on where a Ctrl-C flushed the output', async () => {
+    const { acks, calls, onFlush } = harness()
+    acks.parsed(200)
     calls[0]?.resolve()
     await settle()
-    expect(calls.map((c) => c.offset)).toEqual([300, 900])
+    expect(onFlush).not.toHaveBeenCalled()
+    acks.parsed(400)
+    calls[1]?.resolve(9000)
+    await settle()
+    expect(onFlush).toHaveBeenCalledWith(9000)
   })
 
   it('reports a failed call and tries again later, and stops for good once disposed', async () => {
@@ -45,8 +64,10 @@ describe('OutputAcks', () => {
       calls[0]?.reject(new Error('HTTP 502'))
       await vi.advanceTimersByTimeAsync(0)
       expect(onError).toHaveBeenCalledTimes(1)
+      acks.parsed(500)
+      expect(calls).toHaveLength(1)
       await vi.advanceTimersByTimeAsync(1000)
-      expect(calls.map((c) => c.offset)).toEqual([400, 400])
+      expect(calls.map((c) => c.offset)).toEqual([400, 500])
       calls[1]?.reject(new Error('HTTP 502'))
       await vi.advanceTimersByTimeAsync(0)
       acks.dispose()

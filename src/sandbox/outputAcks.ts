@@ -1,34 +1,43 @@
+/** Acknowledgements in flight at once: one may wait for a busy page while the next goes out. */
+const maxInFlight = 2
 /** How long a failed acknowledgement waits before it is tried again. */
 const retryMs = 1000
 
 /**
  * The client side of acknowledged output: learns the offsets the terminal has parsed and tells
- * the runtime, a quarter of the window at a time (the runtime lets output flow again once half
- * of it is acknowledged), one call in flight, the newest offset each time.
+ * the runtime, an eighth of the window at a time, the newest offset each time. The runtime sends
+ * while less than the window is unacknowledged, so small steps keep the window full and output
+ * flowing; acknowledgements are cumulative, so two in flight may arrive in any order.
  */
 export class OutputAcks {
   private parsedTo: number
-  private acked: number
-  private inFlight = false
+  /** The newest offset sent (or being sent). */
+  private sentTo: number
+  /** The newest offset the runtime confirmed. */
+  private confirmed: number
+  private inFlight = 0
   private retry: ReturnType<typeof setTimeout> | undefined
   private disposed = false
 
   constructor(
-    /** One acknowledgement call. */
-    private readonly send: (offset: number) => Promise<void>,
+    /** One acknowledgement call; answers where a Ctrl-C flushed the output, if further on. */
+    private readonly send: (offset: number) => Promise<number | undefined>,
     private readonly window: number,
     /** The offset the stream started at: nothing before it needs acknowledging. */
     start: number,
     private readonly onError: (err: unknown) => void,
+    /** The output before this offset was flushed by a Ctrl-C: skip what is not shown yet. */
+    private readonly onFlush: (offset: number) => void = () => {},
   ) {
     this.parsedTo = start
-    this.acked = start
+    this.sentTo = start
+    this.confirmed = start
   }
 
   /** The terminal has parsed the output before `offset`. */
   parsed(offset: number): void {
     if (offset > this.parsedTo) this.parsedTo = offset
-    void this.pump()
+    this.pump()
   }
 
   dispose(): void {
@@ -36,23 +45,35 @@ export class OutputAcks {
     clearTimeout(this.retry)
   }
 
-  private async pump(): Promise<void> {
-    while (!this.inFlight && !this.disposed && this.parsedTo - this.acked >= this.window / 4) {
-      this.inFlight = true
+  private pump(): void {
+    while (
+      this.inFlight < maxInFlight &&
+      !this.disposed &&
+      this.retry === undefined &&
+      this.parsedTo - this.sentTo >= this.window / 8
+    ) {
       const offset = this.parsedTo
-      try {
-        await this.send(offset)
-        this.acked = offset
-      } catch (err) {
-        // The runtime cuts a stream that acknowledges nothing for a while, and it reconnects.
-        if (!this.disposed) {
+      this.sentTo = offset
+      this.inFlight++
+      this.send(offset).then(
+        (flushedTo) => {
+          if (flushedTo !== undefined && !this.disposed) this.onFlush(flushedTo)
+          this.confirmed = Math.max(this.confirmed, offset)
+          this.inFlight--
+          this.pump()
+        },
+        (err) => {
+          this.inFlight--
+          if (this.disposed || this.retry !== undefined) return
+          // Sent again later; the runtime cuts a stream that acknowledges nothing for a while.
           this.onError(err)
-          this.retry = setTimeout(() => void this.pump(), retryMs)
-        }
-        return
-      } finally {
-        this.inFlight = false
-      }
+          this.sentTo = this.confirmed
+          this.retry = setTimeout(() => {
+            this.retry = undefined
+            this.pump()
+          }, retryMs)
+        },
+      )
     }
   }
 }

@@ -3,6 +3,7 @@ import { Code, ConnectError } from '@connectrpc/connect'
 import { type ProcessConfig, type ProcessEvent, ProcessEventSchema } from '../../../src/gen/process_pb'
 import { Channel } from '../channel'
 import type { ExitStatus } from './exitStatus'
+import { interruptFlushes } from './interruptFlushes'
 import { type OutputChunk, type OutputKind, OutputLog } from './outputLog'
 import type { ProcessIO } from './spawnProcess'
 
@@ -18,6 +19,8 @@ const resumeBelowBytes = 64 * 1024
 /** Output arriving within this long of other output is gathered, for at most `gatherForMs`. */
 const busyWithinMs = 5
 const gatherForMs = 2
+/** A Ctrl-C flushes output for clients only when one of them has at least this much unhandled. */
+const flushWorthBytes = 64 * 1024
 /** A subscriber that took nothing for this long while behind is cut loose, so others go on. */
 const stalledAfterMs = 5_000
 
@@ -26,8 +29,12 @@ export interface Subscription {
   events: Channel<ProcessEvent>
   /** Absolute offset of the first replayed byte, when a replay was asked for. */
   replayStart?: number
-  /** For a subscription with a window: the client has handled the output before this absolute offset. */
-  ack(offset: number): void
+  /**
+   * For a subscription with a window: the client has handled the output before this absolute
+   * offset. Returns where a Ctrl-C flushed the output, when that is further on: the client may
+   * skip what it has not shown before it, as a terminal drops its output queue on an interrupt.
+   */
+  ack(offset: number): number | undefined
   close(): void
 }
 
@@ -76,6 +83,8 @@ export class ManagedProcess {
   private readonly chunkBytes: number
   private flushTimer: NodeJS.Timeout | undefined
   private lastOutputAt = Number.NEGATIVE_INFINITY
+  /** Output before this absolute offset was flushed by an interrupt (see `input`). */
+  private flushedTo = 0
   /** Set once the process ended and all its output was delivered. */
   status: ExitStatus | undefined
 
@@ -140,6 +149,28 @@ export class ManagedProcess {
     }
   }
 
+  /**
+   * Input for the process. A real terminal that gets Ctrl-C (with `isig` and without `noflsh`)
+   * drops the output it has not yet shown. Here that output is on its way to clients, so when a
+   * client with a window has much of it unhandled, the offset where the interrupt came is noted
+   * (once termios says the terminal flushes), returned, and answered to acknowledgements, and the
+   * client skips what it has not shown yet. Nothing is dropped here: offsets and replay stay whole.
+   */
+  async input(data: Uint8Array): Promise<number | undefined> {
+    const cut = this.interruptCut(data)
+    this.io.write(data)
+    const tty = this.io.ttyPath
+    if (cut === undefined || !tty || !(await interruptFlushes(tty))) return undefined
+    this.flushedTo = Math.max(this.flushedTo, cut)
+    // Clients skip the flushed output unshown: waiting for them to acknowledge it would only hold
+    // back what comes after the interrupt (the prompt).
+    for (const sub of this.subscribers) {
+      if (sub.window !== undefined && sub.acked < cut) sub.acked = Math.min(cut, sub.sent)
+    }
+    this.resumeIfCaughtUp()
+    return cut
+  }
+
   /** Sends a signal to the process (not its group, as envd). */
   signal(signal: NodeJS.Signals): void {
     if (!this.status) this.io.kill(signal)
@@ -198,11 +229,24 @@ export class ManagedProcess {
     this.resumeIfCaughtUp()
   }
 
-  private acknowledged(sub: Subscriber, offset: number): void {
-    if (sub.window === undefined || offset <= sub.acked) return
-    sub.acked = Math.min(offset, sub.sent)
-    sub.lastProgress = Date.now()
-    this.resumeIfCaughtUp()
+  private acknowledged(sub: Subscriber, offset: number): number | undefined {
+    if (sub.window !== undefined && offset > sub.acked) {
+      sub.acked = Math.min(offset, sub.sent)
+      sub.lastProgress = Date.now()
+      this.resumeIfCaughtUp()
+    }
+    return this.flushedTo > offset ? this.flushedTo : undefined
+  }
+
+  /** Where output stands as Ctrl-C goes in, when it may be worth flushing for a client. */
+  private interruptCut(data: Uint8Array): number | undefined {
+    if (!this.io.isPty || !data.includes(0x03)) return undefined
+    const lagging = [...this.subscribers].some(
+      (s) => s.window !== undefined && s.sent - s.acked > flushWorthBytes,
+    )
+    if (!lagging) return undefined
+    this.flush()
+    return this.log.end
   }
 
   private unsubscribe(sub: Subscriber): void {
@@ -251,8 +295,7 @@ const backlog = (sub: Subscriber) => (sub.window === undefined ? sub.events.weig
 const isBehind = (sub: Subscriber) => backlog(sub) > (sub.window ?? pauseAboveBytes)
 
 /**
- * Lets it go on. With a window, half of it: the client acknowledges in quarters of its window, so
- * the output keeps flowing while the acknowledgements come back.
+ * Lets it go on. With a window, as soon as less than the window is unacknowledged: the client
+ * acknowledges in small steps, so the window stays full and the output keeps flowing.
  */
-const caughtUp = (sub: Subscriber) =>
-  backlog(sub) < (sub.window === undefined ? resumeBelowBytes : sub.window / 2)
+const caughtUp = (sub: Subscriber) => backlog(sub) < (sub.window ?? resumeBelowBytes)

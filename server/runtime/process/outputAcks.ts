@@ -6,15 +6,21 @@ import { invalidArgument } from '../errors'
 /**
  * Acknowledged output, our addition to envd: a Start or Connect that sends `X-Output-Window: <bytes>`
  * gets `X-Output-Window` (the window granted) and `X-Output-Stream` (an id) back, and then
- * acknowledges the output it has handled with `POST /output-ack?stream=<id>&offset=<n>` (an
- * absolute offset, as in `X-Replay-From`). The process pauses while more than the window is
+ * acknowledges the output it has handled with `POST /output-ack?stream=<id>`, the body an
+ * absolute offset in decimal (counted as for `X-Replay-From`). The offset travels in the body so
+ * that a stream's URL stays the same and a browser's CORS preflight is made once, not per ack. The process pauses while more than the window is
  * unacknowledged, so a client bounds everything in flight to it, sockets and browser included.
+ * After a Ctrl-C that flushes (see ManagedProcess.input), the answer to an acknowledgement says
+ * `X-Output-Flush: <offset>`: the client may skip the output before it that it has not shown.
  */
 export const outputWindowHeader = 'x-output-window'
 export const outputStreamHeader = 'X-Output-Stream'
 export const outputAckPath = '/output-ack'
+/** Response header of an acknowledgement: output before this offset was flushed by a Ctrl-C. */
+export const outputFlushHeader = 'X-Output-Flush'
 
 /** Bounds of the window a client may ask for. */
+const maxAckBodyBytes = 64
 const minWindowBytes = 64 * 1024
 const maxWindowBytes = 16 * 1024 * 1024
 
@@ -28,25 +34,25 @@ export function parseOutputWindow(header: string | null): number | undefined {
 
 /** The open streams that take acknowledgements, by id. */
 export class AckedStreams {
-  private readonly streams = new Map<string, (offset: number) => void>()
+  private readonly streams = new Map<string, (offset: number) => number | undefined>()
 
   /** Registers a stream's `ack`; returns its id and a function that forgets it. */
-  add(ack: (offset: number) => void): { id: string; remove: () => void } {
+  add(ack: (offset: number) => number | undefined): { id: string; remove: () => void } {
     const id = randomUUID()
     this.streams.set(id, ack)
     return { id, remove: () => this.streams.delete(id) }
   }
 
-  /** `POST /output-ack?stream=<id>&offset=<n>`: 204, or 400 / 404 with envd's error body. */
-  handle(req: IncomingMessage, res: ServerResponse, url: URL): void {
+  /** `POST /output-ack?stream=<id>` with the offset as its body: 204, or 400 / 404 / 405 with envd's error body. */
+  async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     if (req.method !== 'POST') {
       res.setHeader('Allow', 'POST')
       sendEnvdError(res, 405, 'method not allowed: use POST')
       return
     }
-    const offset = url.searchParams.get('offset') ?? ''
-    if (!/^\d{1,15}$/.test(offset)) {
-      sendEnvdError(res, 400, `offset must be a byte offset, not '${offset}'`)
+    const body = (await readSmallBody(req, maxAckBodyBytes))?.trim()
+    if (body === undefined || !/^\d{1,15}$/.test(body)) {
+      sendEnvdError(res, 400, 'the body must be a byte offset in decimal')
       return
     }
     const ack = this.streams.get(url.searchParams.get('stream') ?? '')
@@ -54,7 +60,18 @@ export class AckedStreams {
       sendEnvdError(res, 404, 'no such output stream: it ended, or never asked for a window')
       return
     }
-    ack(Number(offset))
+    const flushedTo = ack(Number(body))
+    if (flushedTo !== undefined) res.setHeader(outputFlushHeader, String(flushedTo))
     res.writeHead(204, { 'Cache-Control': 'no-store' }).end()
   }
+}
+
+/** The request body as text, or undefined when it is longer than `limit` bytes. */
+async function readSmallBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
+  let text = ''
+  for await (const chunk of req) {
+    text += chunk
+    if (text.length > limit) return undefined
+  }
+  return text
 }

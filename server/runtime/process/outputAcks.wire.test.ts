@@ -16,7 +16,10 @@ class OutputReader {
   private readonly reader: ReadableStreamDefaultReader<Uint8Array>
   private pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined
 
-  constructor(readonly response: Response) {
+  constructor(
+    readonly response: Response,
+    private readonly kind: 'stdout' | 'pty' = 'stdout',
+  ) {
     this.reader = (response.body as ReadableStream<Uint8Array>).getReader()
   }
 
@@ -47,7 +50,7 @@ class OutputReader {
     while (end + 5 <= merged.length && end + 5 + view.getUint32(end + 1) <= merged.length)
       end += 5 + view.getUint32(end + 1)
     for (const e of splitEnvelopes(merged.subarray(0, end))) {
-      const data = e.json?.event?.data?.stdout
+      const data = e.json?.event?.data?.[this.kind]
       if (data) this.bytes += Buffer.from(data, 'base64').length
       this.error ??= e.json?.error?.code
     }
@@ -69,7 +72,11 @@ describe('acknowledged output (X-Output-Window)', () => {
       body: envelope(JSON.stringify(body)),
     })
   const ack = (stream: string, offset: string | number, headers = rt.auth, method = 'POST') =>
-    fetch(`${rt.url}/output-ack?stream=${stream}&offset=${offset}`, { method, headers })
+    fetch(`${rt.url}/output-ack?stream=${stream}`, {
+      method,
+      headers,
+      ...(method === 'POST' ? { body: String(offset) } : {}),
+    })
   const kill = (pid: number) =>
     postUnary(rt.url, '/process.Process/SendSignal', { process: { pid }, signal: 'SIGNAL_SIGKILL' }, rt.auth)
 
@@ -122,6 +129,39 @@ describe('acknowledged output (X-Output-Window)', () => {
     ).pid
     await kill(pid)
     await reader.cancel()
+  })
+
+  it('after a Ctrl-C into a flooding terminal, says where the interrupt flushed the output', async () => {
+    const flushedAt = async (script: string) => {
+      const res = await start(
+        {
+          process: { cmd: 'bash', args: ['-c', script] },
+          pty: { size: { cols: 80, rows: 24 } },
+          tag: script,
+        },
+        { 'X-Output-Window': String(window) },
+      )
+      const stream = res.headers.get('x-output-stream') as string
+      const reader = new OutputReader(res, 'pty')
+      const received = await reader.readUntilQuiet(500)
+      const list = await postUnary(rt.url, '/process.Process/List', {}, rt.auth)
+      const pid = list.json.processes.find((p: { tag?: string }) => p.tag === script).pid
+      const input = { process: { pid }, input: { pty: Buffer.from('\x03').toString('base64') } }
+      const sent = await postUnary(rt.url, '/process.Process/SendInput', input, rt.auth)
+      expect(sent.status).toBe(200)
+      // The answer to an acknowledgement says it too (StreamInput has no answer of its own).
+      const answer = await ack(stream, 0)
+      expect(answer.status).toBe(204)
+      expect(answer.headers.get('x-output-flush')).toBe(sent.headers.get('x-output-flush'))
+      await kill(pid)
+      await reader.cancel()
+      return { received, flush: sent.headers.get('x-output-flush') }
+    }
+    // SIGINT ignored, so the flood goes on; the terminal still takes ^C as an interrupt.
+    const cooked = await flushedAt("trap '' INT; yes flood")
+    expect(Number(cooked.flush)).toBeGreaterThanOrEqual(cooked.received)
+    // In raw mode ^C is a plain byte for the program: nothing is flushed.
+    expect((await flushedAt("stty raw; trap '' INT; yes flood")).flush).toBeNull()
   })
 
   it('answers acknowledgements: 204, or 400, 404, 405 and 401 with envd’s error body', async () => {

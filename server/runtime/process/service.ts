@@ -12,7 +12,13 @@ import { internal, invalidArgument, messageOf, unimplemented, unknown } from '..
 import { keepaliveIntervalMs } from '../keepalive'
 import { withKeepalive } from '../streamLoop'
 import { ManagedProcess, type Subscription } from './managedProcess'
-import { AckedStreams, outputStreamHeader, outputWindowHeader, parseOutputWindow } from './outputAcks'
+import {
+  AckedStreams,
+  outputFlushHeader,
+  outputStreamHeader,
+  outputWindowHeader,
+  parseOutputWindow,
+} from './outputAcks'
 import { ProcessTable } from './processTable'
 import { spawnProcess } from './spawnProcess'
 import { spawnSpec, terminalSize } from './spawnSpec'
@@ -66,7 +72,8 @@ async function* eventStream(
   }
 }
 
-function writeInput(process: ManagedProcess, input: ProcessInput | undefined): void {
+/** Checks and writes input; resolves to where it flushed the output, when it was a Ctrl-C that did. */
+function writeInput(process: ManagedProcess, input: ProcessInput | undefined): Promise<number | undefined> {
   const value = input?.input
   if (!value || value.case === undefined) throw unimplemented('invalid input type: set pty or stdin')
   if (value.case === 'pty') {
@@ -75,7 +82,7 @@ function writeInput(process: ManagedProcess, input: ProcessInput | undefined): v
     if (process.io.isPty) throw internal('stdin is not available for a PTY process: send the input as pty')
     if (!process.io.stdinOpen) throw internal('stdin not enabled or closed')
   }
-  process.io.write(value.value)
+  return process.input(value.value)
 }
 
 /** process.Process: start, attach to, feed, resize, signal and list processes (envd-api.md §5). */
@@ -139,8 +146,9 @@ export function processService(rt: RuntimeContext): {
       return {}
     },
 
-    sendInput(req) {
-      writeInput(table.findRunning(req.process), req.input)
+    async sendInput(req, ctx) {
+      const flushedTo = await writeInput(table.findRunning(req.process), req.input)
+      if (flushedTo !== undefined) ctx.responseHeader.set(outputFlushHeader, String(flushedTo))
       return {}
     },
 
@@ -150,7 +158,8 @@ export function processService(rt: RuntimeContext): {
         const event = req.event
         if (event.case === 'start') target = table.findRunning(event.value.process)
         else if (!target) throw invalidArgument('the first StreamInput message must be start')
-        else if (event.case === 'data') writeInput(target, event.value.input)
+        // The flush, if any, reaches the client with its next acknowledgement.
+        else if (event.case === 'data') void writeInput(target, event.value.input)
       }
       return {}
     },

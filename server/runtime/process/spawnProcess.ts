@@ -24,6 +24,8 @@ export interface SpawnSpec {
 export interface ProcessIO {
   readonly pid: number
   readonly isPty: boolean
+  /** The terminal's device (its slave side), for a PTY. */
+  readonly ttyPath: string | undefined
   /** Pipe mode with a stdin pipe that is still open. */
   readonly stdinOpen: boolean
   onOutput(listener: (kind: OutputKind, data: Uint8Array) => void): void
@@ -70,6 +72,7 @@ function spawnPty(spec: SpawnSpec, size: { cols: number; rows: number }): Proces
   return {
     pid: term.pid,
     isPty: true,
+    ttyPath: (term as unknown as { ptsName?: string }).ptsName,
     stdinOpen: false,
     onOutput: (listener) => {
       term.onData((data) => {
@@ -123,6 +126,7 @@ function spawnPipes(spec: SpawnSpec): ProcessIO {
   return {
     pid,
     isPty: false,
+    ttyPath: undefined,
     get stdinOpen() {
       return stdinOpen && !!child.stdin?.writable
     },

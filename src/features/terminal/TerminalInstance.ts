@@ -1,7 +1,7 @@
 import { FitAddon } from '@xterm/addon-fit'
 import { SerializeAddon } from '@xterm/addon-serialize'
 import { Terminal } from '@xterm/xterm'
-import { FrameWriter } from '../../sandbox/frameWriter'
+import { OutputWriter } from '../../sandbox/outputWriter'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import { TerminalConnection, type TerminalStatus } from '../../sandbox/TerminalConnection'
 import { holdShellKeysInFullscreen } from './holdShellKeysInFullscreen'
@@ -49,7 +49,7 @@ function binaryBytes(data: string): Uint8Array {
 /**
  * One terminal for as long as its tab exists: the xterm instance (opened once into a container
  * that views adopt, so hiding a panel or switching tabs never loses the screen), its connection
- * to a PTY process, and the frame writer between them.
+ * to a PTY process, and the output writer between them.
  */
 export class TerminalInstance {
   readonly element = document.createElement('div')
@@ -62,7 +62,7 @@ export class TerminalInstance {
   private readonly releaseShellKeys = holdShellKeysInFullscreen()
   private readonly unsubscribeSettings: () => void
   private findRequests = 0
-  private readonly writer: FrameWriter
+  private readonly writer: OutputWriter
   private connection: TerminalConnection
   private snapshot: TerminalSnapshot
   private readonly listeners = new Set<() => void>()
@@ -97,10 +97,7 @@ export class TerminalInstance {
       this.term.options.screenReaderMode = s.screenReaderMode
     })
     this.bindKeys()
-    this.writer = new FrameWriter(
-      (data, parsed) => this.term.write(data, parsed),
-      (callback) => requestAnimationFrame(callback),
-    )
+    this.writer = new OutputWriter((data, parsed) => this.term.write(data, parsed))
     this.snapshot = { status: { kind: 'starting' }, title: record.title }
     this.term.onTitleChange((title) => this.update({ title: title || this.record.title }))
     this.term.onData((data) => this.connection.write(encoder.encode(data)))
@@ -201,7 +198,8 @@ export class TerminalInstance {
     const connection = new TerminalConnection(
       this.session,
       {
-        write: (data, parsed) => this.writer.push(data, parsed),
+        write: (data, end, parsed) => this.writer.push(data, end, parsed),
+        skip: (offset) => this.writer.skipBefore(offset),
         room: () => this.writer.room(),
         notice: (text) => this.writer.push(encoder.encode(`\r\n\x1b[2m── ${text} ──\x1b[0m\r\n`)),
         status: (status) => this.update({ status }),

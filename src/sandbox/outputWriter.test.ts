@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest'
+import { OutputWriter, pauseAboveBytes, writeAheadBytes } from './outputWriter'
+
+function harness() {
+  const writes: { data: Uint8Array; parsed: () => void }[] = []
+  const writer = new OutputWriter((data, parsed) => writes.push({ data, parsed }))
+  return { writer, writes }
+}
+
+describe('OutputWriter', () => {
+  it('writes at once while little is unparsed', () => {
+    const { writer, writes } = harness()
+    writer.push(new Uint8Array([1]))
+    writer.push(new Uint8Array([2, 3]))
+    expect(writes.map((w) => [...w.data])).toEqual([[1], [2, 3]])
+  })
+
+  it('gathers what comes while much is unparsed into one write, made once most of it is parsed', () => {
+    const { writer, writes } = harness()
+    writer.push(new Uint8Array(writeAheadBytes))
+    writer.push(new Uint8Array([2, 3]))
+    writer.push(new Uint8Array([4]))
+    expect(writes).toHaveLength(1)
+    writes[0]?.parsed()
+    expect(writes.map((w) => [...w.data].slice(0, 3))).toEqual([
+      [0, 0, 0],
+      [2, 3, 4],
+    ])
+  })
+
+  it('holds the reader back while too much is unparsed, and lets it go once parsed', async () => {
+    const { writer, writes } = harness()
+    writer.push(new Uint8Array(pauseAboveBytes + 10))
+    let released = false
+    const room = writer.room().then(() => {
+      released = true
+    })
+    await Promise.resolve()
+    expect(released).toBe(false)
+    writes[0]?.parsed()
+    await room
+    expect(released).toBe(true)
+    expect(writer.backlog).toBe(0)
+  })
+
+  it('calls each chunk’s parsed callback, in order, once the write that carried it is parsed', () => {
+    const { writer, writes } = harness()
+    const parsed: string[] = []
+    writer.push(new Uint8Array(writeAheadBytes), undefined, () => parsed.push('a'))
+    writer.push(new Uint8Array([2]), undefined, () => parsed.push('b'))
+    writer.push(new Uint8Array([3]))
+    writer.push(new Uint8Array([4]), undefined, () => parsed.push('c'))
+    expect(parsed).toEqual([])
+    writes[0]?.parsed()
+    expect(parsed).toEqual(['a'])
+    writes[1]?.parsed()
+    expect(parsed).toEqual(['a', 'b', 'c'])
+  })
+
+  it('skips waiting output before an offset, trimming the chunk it cuts, and counts it as parsed', () => {
+    const { writer, writes } = harness()
+    const parsed: number[] = []
+    const push = (from: number, to: number) =>
+      writer.push(
+        Uint8Array.from({ length: to - from }, (_, i) => (from + i) % 256),
+        to,
+        () => parsed.push(to),
+      )
+    push(0, writeAheadBytes) // written at once: the emulator has it
+    push(writeAheadBytes, writeAheadBytes + 10)
+    push(writeAheadBytes + 10, writeAheadBytes + 20)
+    writer.push(new Uint8Array([7])) // a notice of the IDE's own, with no offset: kept
+    push(writeAheadBytes + 20, writeAheadBytes + 30)
+    writer.skipBefore(writeAheadBytes + 15)
+    expect(parsed).toEqual([writeAheadBytes + 10])
+    expect(writer.backlog).toBe(writeAheadBytes + 5 + 1 + 10)
+    writes[0]?.parsed()
+    expect([...(writes[1]?.data ?? [])]).toEqual([
+      ...[15, 16, 17, 18, 19].map((i) => (writeAheadBytes + i) % 256),
+      7,
+      ...[20, 21, 22, 23, 24, 25, 26, 27, 28, 29].map((i) => (writeAheadBytes + i) % 256),
+    ])
+  })
+
+  it('has room at once when little is pending', async () => {
+    const { writer } = harness()
+    writer.push(new Uint8Array(100))
+    await expect(writer.room()).resolves.toBeUndefined()
+  })
+})

@@ -1,0 +1,111 @@
+/** Bytes handed to the terminal but not yet parsed, above which reading the stream stops... */
+export const pauseAboveBytes = 256 * 1024
+/** ...and below which it goes on. */
+export const resumeBelowBytes = 64 * 1024
+/** While less than this is unparsed, output is written at once; above, it is gathered. */
+export const writeAheadBytes = 64 * 1024
+
+/** Output waiting to be written, with where it ends in the process's output when known. */
+interface Chunk {
+  data: Uint8Array
+  end: number | undefined
+  parsed: (() => void) | undefined
+}
+
+/**
+ * Output on its way into a terminal emulator. Written at once while the emulator has little to
+ * parse (a keystroke's echo waits for nothing), otherwise gathered and written as one as soon as
+ * the emulator is through most of what it has: the emulator is never idle while output waits, and
+ * never takes a write per chunk during a flood. The bytes written but not yet parsed are counted
+ * through the emulator's write callbacks, and `room()` waits while too much is pending, so whoever
+ * reads the stream stops reading and the backpressure reaches the sandbox.
+ *
+ * Nothing here waits for an animation frame: frames come slowly while a flood is being drawn (or
+ * never, in a hidden tab), and output written only at frames would be parsed only at their pace.
+ */
+export class OutputWriter {
+  private queued: Chunk[] = []
+  private queuedBytes = 0
+  private pendingBytes = 0
+  private waiters: (() => void)[] = []
+  private disposed = false
+
+  constructor(
+    /** Writes bytes into the emulator and calls `parsed` once it has processed them. */
+    private readonly write: (data: Uint8Array, parsed: () => void) => void,
+  ) {}
+
+  /**
+   * Hands output to the emulator. `end` is where it ends in the process's output (absolute), for
+   * `skipBefore`; `parsed` runs once the emulator has processed it (or it was skipped).
+   */
+  push(data: Uint8Array, end?: number, parsed?: () => void): void {
+    if (this.disposed || data.length === 0) return
+    this.queued.push({ data, end, parsed })
+    this.queuedBytes += data.length
+    if (this.pendingBytes < writeAheadBytes) this.flush()
+  }
+
+  /**
+   * Drops the output still waiting here that comes before absolute offset `offset`, as a terminal
+   * drops its output queue on an interrupt; what the emulator already has is parsed anyway.
+   */
+  skipBefore(offset: number): void {
+    const kept: Chunk[] = []
+    for (const chunk of this.queued) {
+      const start = chunk.end === undefined ? undefined : chunk.end - chunk.data.length
+      if (chunk.end === undefined || start === undefined || start >= offset) kept.push(chunk)
+      else if (chunk.end <= offset) chunk.parsed?.()
+      else kept.push({ ...chunk, data: chunk.data.subarray(offset - start) })
+    }
+    this.queued = kept
+    this.queuedBytes = kept.reduce((sum, chunk) => sum + chunk.data.length, 0)
+    this.release()
+  }
+
+  /** Bytes queued or written but not yet parsed. */
+  get backlog(): number {
+    return this.queuedBytes + this.pendingBytes
+  }
+
+  /** Resolves once the backlog is low enough to read more output. */
+  room(): Promise<void> {
+    if (this.backlog < pauseAboveBytes || this.disposed) return Promise.resolve()
+    return new Promise((resolve) => this.waiters.push(resolve))
+  }
+
+  dispose(): void {
+    this.disposed = true
+    this.queued = []
+    for (const w of this.waiters.splice(0)) w()
+  }
+
+  private flush(): void {
+    if (this.disposed || this.queued.length === 0) return
+    const chunks = this.queued
+    const data = chunks.length === 1 ? (chunks[0] as Chunk).data : concat(chunks, this.queuedBytes)
+    this.queued = []
+    this.queuedBytes = 0
+    this.pendingBytes += data.length
+    this.write(data, () => {
+      this.pendingBytes -= data.length
+      for (const chunk of chunks) chunk.parsed?.()
+      if (this.pendingBytes < writeAheadBytes) this.flush()
+      this.release()
+    })
+  }
+
+  private release(): void {
+    if (this.backlog < resumeBelowBytes) for (const w of this.waiters.splice(0)) w()
+  }
+}
+
+function concat(chunks: Chunk[], total: number): Uint8Array {
+  const out = new Uint8Array(total)
+  let at = 0
+  for (const { data } of chunks) {
+    out.set(data, at)
+    at += data.length
+  }
+  return out
+}
