@@ -14,7 +14,8 @@ import { type Browser, chromium } from '@playwright/test'
 import sirv from 'sirv'
 import { build } from 'vite'
 import { chromiumLaunchOptions } from '../e2e/chromium'
-import { type RunningPlatform, startPlatform } from '../server/platform/platformServer'
+import type { RunningPlatform } from '../server/platform/platformServer'
+import { startTestPlatform, type TestPlatform } from '../server/platform/testing/platformFixture'
 import { type Figure, median } from './table'
 
 const projectRoot = join(import.meta.dirname, '..')
@@ -225,26 +226,18 @@ async function openTimes(browser: Browser, platform: RunningPlatform): Promise<F
 
 /** Editor figures: the lazy chunk's size and click-to-editable times. */
 export async function editorFigures(): Promise<Figure[]> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-editor-data-'))
   const outDir = mkdtempSync(join(tmpdir(), 'bench-editor-ide-'))
-  let platform: RunningPlatform | undefined
+  let stack: TestPlatform | undefined
   let browser: Browser | undefined
   try {
     const figures = sizeFigures(outDir, await buildIde(outDir))
-    platform = await startPlatform(
-      {
-        port: 0,
-        host: '127.0.0.1',
-        dataDir,
-        apiKey: 'bench',
-        maxSandboxes: 2,
-        sandboxTimeout: 1800,
-        defaultSandboxTimeout: 1800,
-        defaultSandbox: false,
-        isolation: 'auto',
-      },
-      { projectRoot, log: () => {} },
-    )
+    stack = await startTestPlatform({
+      apiKey: 'bench',
+      maxSandboxes: 2,
+      sandboxTimeout: 1800,
+      defaultSandboxTimeout: 1800,
+    })
+    const { platform } = stack
     serveIde(platform, outDir)
     browser = await chromium.launch(chromiumLaunchOptions())
     try {
@@ -263,8 +256,7 @@ export async function editorFigures(): Promise<Figure[]> {
     return figures
   } finally {
     await browser?.close()
-    await platform?.close()
-    rmSync(dataDir, { recursive: true, force: true })
+    await stack?.close()
     rmSync(outDir, { recursive: true, force: true })
   }
 }

@@ -1,7 +1,5 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { startPlatform } from '../server/platform/platformServer'
+import { readdirSync, readFileSync } from 'node:fs'
+import { startTestPlatform } from '../server/platform/testing/platformFixture'
 import { envelope } from '../server/runtime/testing/wire'
 import { type Figure, median } from './table'
 
@@ -32,27 +30,14 @@ export function treeRss(root: number): number {
 
 /** Platform figures (issue 4), at 1, 10 and 30 sandboxes running at once on this machine. */
 export async function platformFigures(): Promise<Figure[]> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-platform-'))
-  const platform = await startPlatform(
-    {
-      port: 0,
-      host: '127.0.0.1',
-      dataDir,
-      apiKey: 'bench',
-      maxSandboxes: 40,
-      sandboxTimeout: 600,
-      defaultSandboxTimeout: 600,
-      defaultSandbox: false,
-      isolation: 'auto',
-    },
-    { projectRoot: join(import.meta.dirname, '..'), log: () => {} },
-  )
-  const api = (method: string, path: string, body?: unknown) =>
-    fetch(`${platform.url}${path}`, {
-      method,
-      headers: { 'X-API-Key': 'bench', 'Content-Type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    })
+  const stack = await startTestPlatform({
+    apiKey: 'bench',
+    maxSandboxes: 40,
+    sandboxTimeout: 600,
+    defaultSandboxTimeout: 600,
+  })
+  const { platform } = stack
+  const { api } = stack
   const firstOutput = async (id: string, token: string) => {
     const res = await fetch(`${platform.url}/process.Process/Start`, {
       method: 'POST',
@@ -118,8 +103,7 @@ export async function platformFigures(): Promise<Figure[]> {
       )
     }
   } finally {
-    await platform.close()
-    rmSync(dataDir, { recursive: true, force: true })
+    await stack.close()
   }
   return figures
 }

@@ -17,12 +17,12 @@ import { type Browser, chromium, type Page } from '@playwright/test'
 import sirv from 'sirv'
 import { build } from 'vite'
 import { chromiumLaunchOptions } from '../../e2e/chromium'
-import { type RunningPlatform, startPlatform } from '../../server/platform/platformServer'
+import type { RunningPlatform } from '../../server/platform/platformServer'
+import { startTestPlatform, type TestPlatform } from '../../server/platform/testing/platformFixture'
 import { type Figure, median } from '../table'
 import { benchPrompt } from './benchPrompt'
 
 const here = import.meta.dirname
-const projectRoot = join(here, '..', '..')
 const pagePath = '/__bench/terminal/'
 const mib = 1024 * 1024
 
@@ -332,33 +332,21 @@ async function memory(browser: Browser, url: string, sandboxId: string): Promise
 
 /** Terminal figures, all in one run on the real stack. */
 export async function terminalFigures(): Promise<Figure[]> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-terminal-data-'))
   const outDir = mkdtempSync(join(tmpdir(), 'bench-terminal-page-'))
-  let platform: RunningPlatform | undefined
+  let stack: TestPlatform | undefined
   let browser: Browser | undefined
   const figures: Figure[] = []
   try {
     await buildPage(outDir)
-    platform = await startPlatform(
-      {
-        port: 0,
-        host: '127.0.0.1',
-        dataDir,
-        apiKey: 'bench',
-        maxSandboxes: 2,
-        sandboxTimeout: 1800,
-        defaultSandboxTimeout: 1800,
-        defaultSandbox: false,
-        isolation: 'auto',
-      },
-      { projectRoot, log: () => {} },
-    )
-    servePage(platform, outDir)
-    const created = await fetch(`${platform.url}/v2/sandboxes`, {
-      method: 'POST',
-      headers: { 'X-API-Key': 'bench', 'Content-Type': 'application/json' },
-      body: '{}',
+    stack = await startTestPlatform({
+      apiKey: 'bench',
+      maxSandboxes: 2,
+      sandboxTimeout: 1800,
+      defaultSandboxTimeout: 1800,
     })
+    const { platform } = stack
+    servePage(platform, outDir)
+    const created = await stack.api('POST', '/v2/sandboxes', {})
     if (!created.ok) throw new Error(`creating the sandbox: ${created.status} ${await created.text()}`)
     const { sandboxID } = (await created.json()) as { sandboxID: string }
     const url = `${platform.url}${pagePath}`
@@ -374,8 +362,7 @@ export async function terminalFigures(): Promise<Figure[]> {
     )
   } finally {
     await browser?.close()
-    await platform?.close()
-    rmSync(dataDir, { recursive: true, force: true })
+    await stack?.close()
     rmSync(outDir, { recursive: true, force: true })
   }
   return figures
