@@ -1,6 +1,7 @@
 import { get } from 'node:http'
 import { expect, type FrameLocator, type Page } from '@playwright/test'
 import type { LocalStack } from '../stack'
+import { readTerminalText } from './WorkbenchPage'
 
 /** An event the IDE sent the parent, as the test page records it. */
 export interface RecordedEvent {
@@ -92,19 +93,9 @@ export class EmbedParentPage {
   }
 
   /** Calls a method of the connected client in the page; resolves with its result or `{ error }`. */
-  call(method: string, ...args: unknown[]): Promise<unknown> {
-    return this.page.evaluate(
-      async ({ method, args }) => {
-        // biome-ignore lint/suspicious/noExplicitAny: the client lives in the page, untyped here
-        const ide = (window as any).embedded
-        try {
-          return { result: await ide[method](...args) }
-        } catch (err) {
-          return { error: { code: (err as { code?: string }).code, message: (err as Error).message } }
-        }
-      },
-      { method, args },
-    )
+  async call(method: string, ...args: unknown[]): Promise<unknown> {
+    await this.start(method, ...args)
+    return this.pending()
   }
 
   /** Starts a call without waiting (one that waits for the user, such as runCommand). */
@@ -136,7 +127,7 @@ export class EmbedParentPage {
 
   /** The text of the IDE's visible terminal (the documented test hook, e2e/README.md). */
   terminalText(): Promise<string> {
-    return this.ide.getByTestId('terminal-text').last().innerText()
+    return readTerminalText(this.ide.getByTestId('terminal-text').last())
   }
 
   /** The consent dialog in the IDE. */

@@ -1,5 +1,10 @@
 import { expect, type Locator, type Page, type TestInfo } from '@playwright/test'
 
+/** A terminal's text from its test hook (e2e/README.md), one line per row. */
+export async function readTerminalText(rows: Locator): Promise<string> {
+  return (await rows.evaluate((el) => [...el.children].map((r) => r.textContent ?? '').join('\n'))).trimEnd()
+}
+
 /** The workbench as a user sees it: toolbar, terminal, palette, status bar. */
 export class WorkbenchPage {
   readonly toolbar: Locator
@@ -29,12 +34,8 @@ export class WorkbenchPage {
   }
 
   /** What the visible terminal shows, one line per row. */
-  async terminalText(): Promise<string> {
-    return (
-      await this.terminalRows.evaluate((rows) =>
-        [...rows.children].map((r) => r.textContent ?? '').join('\n'),
-      )
-    ).trimEnd()
+  terminalText(): Promise<string> {
+    return readTerminalText(this.terminalRows)
   }
 
   /** Waits until the shell prompts again (its last line ends in `$`). */

@@ -43,23 +43,17 @@ function Splash({ text }: { text: string }) {
 export function App() {
   const theme = useApplyTheme()
   const route = parseRoute(usePath())
-  if (route.page === 'embed') {
-    // Inside another page: no title bar, no way to other sandboxes.
-    return (
-      <QueryClientProvider client={queryClient}>
-        <div className="app embedded">
-          <EmbedPage theme={theme} />
-          <Notifications />
-        </div>
-      </QueryClientProvider>
-    )
-  }
+  // Inside another page (/embed): no title bar, no way to other sandboxes.
+  const embedded = route.page === 'embed'
   return (
     <QueryClientProvider client={queryClient}>
-      <div className="app">
-        <header className="app-header">
-          <h1 className="app-title">Sandbox IDE</h1>
-        </header>
+      <div className={embedded ? 'app embedded' : 'app'}>
+        {!embedded && (
+          <header className="app-header">
+            <h1 className="app-title">Sandbox IDE</h1>
+          </header>
+        )}
+        {embedded && <EmbedPage theme={theme} />}
         {route.page === 'default' && <DefaultPage theme={theme} />}
         {route.page === 'picker' && <SandboxPicker onOpen={open} />}
         {route.page === 'workbench' && <WorkbenchPage address={route.address} theme={theme} />}

@@ -1,6 +1,6 @@
 import { create } from 'zustand'
 import { persist } from 'zustand/middleware'
-import { persistedStorage } from '../ui/persistedStore'
+import { persistedStorage } from '../ui/persistedStorage'
 import type { PanelVisibility } from './WorkbenchLayout'
 
 /** The panels a user may hide, remembered per sandbox (sizes are remembered by the panel groups). */

@@ -9,7 +9,7 @@ import { reportErrors } from '../ui/notifications'
 import { useExternalStore } from '../ui/useExternalStore'
 import { ConsentDialog } from './ConsentDialog'
 import { ConsentQueue } from './consent'
-import { type EmbedTarget, embedCommands, runInTerminal } from './embedCommands'
+import { type EmbedTarget, embedCommands, including, runInTerminal } from './embedCommands'
 import type { EmbedHost } from './embedHost'
 import type { EmbedOptions } from './embedOptions'
 import type { PanelName } from './protocol'
@@ -116,7 +116,7 @@ export function EmbedWorkbench({
           terminal: panels.includes('terminal'),
         }}
         layoutKey={`embed:${addressKey(session.address)}`}
-        showTerminal={() => setPanels((p) => (p.includes('terminal') ? p : [...p, 'terminal']))}
+        showTerminal={() => setPanels(including('terminal'))}
         readOnly={options.readOnly}
       />
       <StatusBar session={session} />

@@ -28,7 +28,8 @@ function need<T>(value: T | undefined, what: string): T {
   return value
 }
 
-const including = (panel: PanelName) => (current: PanelName[]) =>
+/** An update of the shown panels that adds `panel` if it is missing. */
+export const including = (panel: PanelName) => (current: PanelName[]) =>
   current.includes(panel) ? current : [...current, panel]
 
 /** Resolves with the terminal's pid once its process started; rejects if it could not start. */

@@ -1,6 +1,6 @@
 import { create } from 'zustand'
 import { persist } from 'zustand/middleware'
-import { persistedStorage } from '../../ui/persistedStore'
+import { persistedStorage } from '../../ui/persistedStorage'
 
 interface TerminalSettings {
   /** Copy a mouse selection to the clipboard as soon as it is made (PuTTY style). */
