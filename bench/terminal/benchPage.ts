@@ -79,6 +79,15 @@ interface BenchTerminal {
   rawWrite: (data: Uint8Array, callback: () => void) => void
 }
 
+/** Input calls the page made, by method: which way keystrokes travelled (StreamInput or SendInput). */
+const inputCalls = { StreamInput: 0, SendInput: 0 }
+const pageFetch = window.fetch.bind(window)
+window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+  const method = String(input instanceof Request ? input.url : input).match(/\/process\.Process\/(\w+)$/)?.[1]
+  if (method === 'StreamInput' || method === 'SendInput') inputCalls[method]++
+  return pageFetch(input, init)
+}
+
 const host = document.getElementById('host') as HTMLElement
 const terminals = new Map<number, BenchTerminal>()
 let session: SandboxSession | undefined
@@ -218,6 +227,11 @@ const bench = {
       }
     })
     return within(timeoutMs, 'the no-network write', done)
+  },
+
+  /** How many StreamInput and SendInput calls the page has made so far. */
+  inputCalls(): typeof inputCalls {
+    return { ...inputCalls }
   },
 
   /** Ends terminal `id`'s shell (as closing its tab does) and disposes of the terminal. */

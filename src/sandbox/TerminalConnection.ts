@@ -59,9 +59,10 @@ const resizeDebounceMs = 80
  * Output the runtime may have sent and the terminal not yet parsed, where the runtime supports
  * acknowledged output (ours). It bounds everything in flight (sockets, the browser's own buffers,
  * xterm's queue); a Ctrl-C skips what of it is not shown yet, so it can be large enough for the
- * acknowledgements never to hold a flood back (measured: 1, 2 and 4 MiB flow alike).
+ * acknowledgements never to hold a flood back, and acknowledged in few enough steps (a quarter)
+ * that their fetches cost the page little.
  */
-const outputWindowBytes = 2 * 1024 * 1024
+const outputWindowBytes = 4 * 1024 * 1024
 
 function shellEnv(): Record<string, string> {
   return { TERM: 'xterm-256color', COLORTERM: 'truecolor', LANG: 'C.UTF-8' }
