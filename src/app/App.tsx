@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query'
+import { lazy, Suspense } from 'react'
 import { ideApi } from '../api/ideApi'
-import { EmbedPage } from '../embed/EmbedPage'
 import { SandboxPicker } from '../features/picker/SandboxPicker'
 import type { SandboxAddress } from '../sandbox/sandboxAddress'
 import { Notifications } from '../ui/Notifications'
@@ -8,6 +8,9 @@ import { navigate, parseRoute, pathFor, rememberRuntime, usePath } from './route
 import { useApplyTheme } from './themeStore'
 import { useSandboxSession } from './useSandboxSession'
 import { Workbench } from './Workbench'
+
+// Only an iframe loads it, with its protocol and request checks (zod).
+const EmbedPage = lazy(() => import('../embed/EmbedPage').then(({ EmbedPage }) => ({ default: EmbedPage })))
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1 } } })
 
@@ -53,7 +56,11 @@ export function App() {
             <h1 className="app-title">Sandbox IDE</h1>
           </header>
         )}
-        {embedded && <EmbedPage theme={theme} />}
+        {embedded && (
+          <Suspense fallback={<Splash text="Loading…" />}>
+            <EmbedPage theme={theme} />
+          </Suspense>
+        )}
         {route.page === 'default' && <DefaultPage theme={theme} />}
         {route.page === 'picker' && <SandboxPicker onOpen={open} />}
         {route.page === 'workbench' && <WorkbenchPage address={route.address} theme={theme} />}

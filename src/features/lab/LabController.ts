@@ -4,13 +4,8 @@ import { type CommandResult, runCommand } from '../../api/runCommand'
 import type { FileWatch, WatchNotice } from '../../sandbox/fileWatch'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import { protectingGlob } from './labGlob'
-import {
-  type LabManifest,
-  LabManifestError,
-  labManifestPath,
-  labStartPath,
-  parseLabManifest,
-} from './labManifest'
+import type { LabManifest } from './labManifest'
+import { labManifestPath, labStartPath } from './labPaths'
 
 /** Whether the sandbox holds a lab, and what it says. */
 export type LabState =
@@ -238,6 +233,8 @@ export class LabController {
       if (isMissing(err)) return { kind: 'none' }
       throw err
     }
+    // The parser (and zod) load only for a sandbox that has a lab.
+    const { parseLabManifest, LabManifestError } = await import('./labManifest')
     try {
       const manifest = parseLabManifest(text)
       return { kind: 'ready', manifest, instructions: await this.readInstructions(home, manifest) }

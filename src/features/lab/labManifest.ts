@@ -1,10 +1,5 @@
 import { z } from 'zod'
-
-/** Where a sandbox says it holds a lab, relative to its home folder. */
-export const labManifestPath = '.lab/lab.json'
-
-/** Where the platform (or a template's build) keeps the lab's untouched starting files. */
-export const labStartPath = '.lab/start'
+import { labManifestPath } from './labPaths'
 
 /** Relative to the home folder, and staying inside it: a lab never reaches elsewhere. */
 function staysInHome(path: string): boolean {
