@@ -106,6 +106,25 @@ function servePage(platform: RunningPlatform, dir: string): void {
   })
 }
 
+/** A sandbox's runtime through the router and on its own loopback port, and its access token. */
+function runtimeTargets(
+  platform: RunningPlatform,
+  sandboxId: string,
+): [{ router: string; runtime?: string }, string] {
+  const route = platform.manager.route(sandboxId)
+  const { protocol } = new URL(platform.url)
+  return [
+    {
+      router: `${protocol}//49983-${sandboxId}.localhost:${platform.port}`,
+      // The runtime speaks plain HTTP/1.1 only; over https the page cannot reach it straight.
+      ...(route.kind === 'running' && protocol === 'http:'
+        ? { runtime: `http://127.0.0.1:${route.port}` }
+        : {}),
+    },
+    platform.manager.get(sandboxId).envdAccessToken,
+  ]
+}
+
 /** Runs one figure's measurement; a failure becomes a row saying so, and the other figures go on. */
 async function attempt(what: string, measure: () => Promise<Figure[]>): Promise<Figure[]> {
   try {
@@ -231,6 +250,70 @@ async function echo(page: Page, over: 'http' | 'https'): Promise<Figure[]> {
       note: 'goal < 6 ms on loopback',
     },
   ]
+}
+
+/**
+ * 2c. Where echo time goes on the way back: a shell in the sandbox prints its clock (`date
+ * +%s%N`) every 20 ms on a Start stream, and the page subtracts it from its own clock as each
+ * event arrives. The same through the router and straight to the runtime's loopback port, so the
+ * router's share shows. Only the path is timed (a raw fetch that reads envelopes), not the IDE.
+ */
+async function outputLatency(
+  page: Page,
+  over: 'http' | 'https',
+  targets: { router: string; runtime?: string },
+  accessToken: string,
+): Promise<Figure[]> {
+  const figures: Figure[] = []
+  for (const [via, baseUrl] of Object.entries(targets)) {
+    if (!baseUrl) continue
+    const delays = await page.evaluate(
+      async ({ baseUrl, accessToken }) => {
+        const script = 'for i in $(seq 150); do sleep 0.02; date +T%s%N; done'
+        const json = new TextEncoder().encode(
+          JSON.stringify({ process: { cmd: '/bin/bash', args: ['-c', script] } }),
+        )
+        const body = new Uint8Array(5 + json.length)
+        new DataView(body.buffer).setUint32(1, json.length)
+        body.set(json, 5)
+        const res = await fetch(`${baseUrl}/process.Process/Start`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/connect+json', 'X-Access-Token': accessToken },
+          body,
+        })
+        if (!res.body) throw new Error(`Start answered ${res.status} with no body`)
+        const reader = res.body.getReader()
+        const out: number[] = []
+        let pending = new Uint8Array(0)
+        for (;;) {
+          const { done, value } = await reader.read()
+          if (done) return out
+          const now = performance.timeOrigin + performance.now()
+          const joined = new Uint8Array(pending.length + value.length)
+          joined.set(pending)
+          joined.set(value, pending.length)
+          pending = joined
+          while (pending.length >= 5) {
+            const size = new DataView(pending.buffer, pending.byteOffset).getUint32(1)
+            if (pending.length < 5 + size) break
+            const event = JSON.parse(new TextDecoder().decode(pending.subarray(5, 5 + size)))
+            pending = pending.subarray(5 + size)
+            const stdout = event?.event?.data?.stdout
+            if (stdout) for (const m of atob(stdout).matchAll(/T(\d+)/g)) out.push(now - Number(m[1]) / 1e6)
+          }
+        }
+      },
+      { baseUrl, accessToken },
+    )
+    figures.push({
+      name: `output latency over ${over}, shell to page, ${via === 'router' ? 'through the router' : 'straight to the runtime'}`,
+      median: median(delays),
+      unit: 'ms',
+      runs: delays.length,
+      note: `p95 ${quantile(delays, 0.95).toFixed(2)} ms; one way, clocks of the shell and the page`,
+    })
+  }
+  return figures
 }
 
 /** 3. Ctrl-C while `yes` floods the terminal, to the prompt parsed again. */
@@ -369,6 +452,11 @@ export async function terminalFigures(): Promise<Figure[]> {
     const isolation = `isolation: ${platform.launcher.isolation}`
     figures.push(...(await attempt('terminal output throughput', () => throughput(page, isolation))))
     figures.push(...(await attempt('echo latency over http', () => echo(page, 'http'))))
+    figures.push(
+      ...(await attempt('output latency over http', () =>
+        outputLatency(page, 'http', ...runtimeTargets(platform, sandboxID)),
+      )),
+    )
     figures.push(...(await attempt('Ctrl-C during yes', () => interrupt(page))))
     await page.close()
     figures.push(
@@ -405,7 +493,11 @@ async function echoOverHttps(browser: Browser, pageDir: string): Promise<Figure[
     const { sandboxID } = await stack.platform.manager.create({})
     const page = await openPage(browser, `${stack.url}${pagePath}`, sandboxID, { ignoreHTTPSErrors: true })
     try {
-      return await echo(page, 'https')
+      const figures = await echo(page, 'https')
+      return [
+        ...figures,
+        ...(await outputLatency(page, 'https', ...runtimeTargets(stack.platform, sandboxID))),
+      ]
     } finally {
       await page.close()
     }
