@@ -5,8 +5,10 @@
 // it through `window.terminalBench`; keys come from Playwright as real keydowns.
 import '@xterm/xterm/css/xterm.css'
 import { create } from '@bufbuild/protobuf'
+import { createClient } from '@connectrpc/connect'
+import { runtimeTransport } from '../../src/api/runtimeTransport'
 import { TerminalInstance } from '../../src/features/terminal/TerminalInstance'
-import { ProcessSelectorSchema, Signal } from '../../src/gen/process_pb'
+import { Process, ProcessSelectorSchema, Signal } from '../../src/gen/process_pb'
 import { SandboxSession } from '../../src/sandbox/SandboxSession'
 import { benchPrompt } from './benchPrompt'
 
@@ -232,6 +234,24 @@ const bench = {
   /** How many StreamInput and SendInput calls the page has made so far. */
   inputCalls(): typeof inputCalls {
     return { ...inputCalls }
+  },
+
+  /**
+   * One-way output latency: a shell prints its clock (`date +%s%N`) every 20 ms on a Start
+   * stream over the terminals' binary transport, and each event's arrival is compared with it
+   * (the page's clock); returns the delays in ms.
+   */
+  async outputDelays(runtimeUrl: string, accessToken: string): Promise<number[]> {
+    const client = createClient(Process, runtimeTransport(runtimeUrl, accessToken, { binary: true }))
+    const script = 'for i in $(seq 150); do sleep 0.02; date +T%s%N; done'
+    const delays: number[] = []
+    for await (const { event } of client.start({ process: { cmd: '/bin/bash', args: ['-c', script] } })) {
+      const now = performance.timeOrigin + performance.now()
+      const data = event?.event.case === 'data' ? event.event.value.output : undefined
+      if (data?.case !== 'stdout') continue
+      for (const m of decoder.decode(data.value).matchAll(/T(\d+)/g)) delays.push(now - Number(m[1]) / 1e6)
+    }
+    return delays
   },
 
   /** Ends terminal `id`'s shell (as closing its tab does) and disposes of the terminal. */

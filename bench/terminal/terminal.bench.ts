@@ -256,7 +256,7 @@ async function echo(page: Page, over: 'http' | 'https'): Promise<Figure[]> {
  * 2c. Where echo time goes on the way back: a shell in the sandbox prints its clock (`date
  * +%s%N`) every 20 ms on a Start stream, and the page subtracts it from its own clock as each
  * event arrives. The same through the router and straight to the runtime's loopback port, so the
- * router's share shows. Only the path is timed (a raw fetch that reads envelopes), not the IDE.
+ * router's share shows.
  */
 async function outputLatency(
   page: Page,
@@ -268,42 +268,8 @@ async function outputLatency(
   for (const [via, baseUrl] of Object.entries(targets)) {
     if (!baseUrl) continue
     const delays = await page.evaluate(
-      async ({ baseUrl, accessToken }) => {
-        const script = 'for i in $(seq 150); do sleep 0.02; date +T%s%N; done'
-        const json = new TextEncoder().encode(
-          JSON.stringify({ process: { cmd: '/bin/bash', args: ['-c', script] } }),
-        )
-        const body = new Uint8Array(5 + json.length)
-        new DataView(body.buffer).setUint32(1, json.length)
-        body.set(json, 5)
-        const res = await fetch(`${baseUrl}/process.Process/Start`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/connect+json', 'X-Access-Token': accessToken },
-          body,
-        })
-        if (!res.body) throw new Error(`Start answered ${res.status} with no body`)
-        const reader = res.body.getReader()
-        const out: number[] = []
-        let pending = new Uint8Array(0)
-        for (;;) {
-          const { done, value } = await reader.read()
-          if (done) return out
-          const now = performance.timeOrigin + performance.now()
-          const joined = new Uint8Array(pending.length + value.length)
-          joined.set(pending)
-          joined.set(value, pending.length)
-          pending = joined
-          while (pending.length >= 5) {
-            const size = new DataView(pending.buffer, pending.byteOffset).getUint32(1)
-            if (pending.length < 5 + size) break
-            const event = JSON.parse(new TextDecoder().decode(pending.subarray(5, 5 + size)))
-            pending = pending.subarray(5 + size)
-            const stdout = event?.event?.data?.stdout
-            if (stdout) for (const m of atob(stdout).matchAll(/T(\d+)/g)) out.push(now - Number(m[1]) / 1e6)
-          }
-        }
-      },
-      { baseUrl, accessToken },
+      ([baseUrl, accessToken]) => window.terminalBench.outputDelays(baseUrl, accessToken),
+      [baseUrl, accessToken] as const,
     )
     figures.push({
       name: `output latency over ${over}, shell to page, ${via === 'router' ? 'through the router' : 'straight to the runtime'}`,
