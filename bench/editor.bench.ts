@@ -6,16 +6,15 @@
 // that says which files the lazy chunk pulls in) and served on the platform's own origin in front
 // of its handler, so what is measured is exactly the current sources, not a stale dist/ide.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
-import type { RequestListener } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { type Browser, chromium } from '@playwright/test'
-import sirv from 'sirv'
 import { build } from 'vite'
 import { chromiumLaunchOptions } from '../e2e/chromium'
 import type { RunningPlatform } from '../server/platform/platformServer'
-import { startTestPlatform, type TestPlatform } from '../server/platform/testing/platformFixture'
+import type { TestPlatform } from '../server/platform/testing/platformFixture'
+import { serveInFront, startBenchPlatform } from './benchStack'
 import { type Figure, median } from './table'
 
 const projectRoot = join(import.meta.dirname, '..')
@@ -123,17 +122,14 @@ function sizeFigures(outDir: string, manifest: Manifest): Figure[] {
 
 /** Serves the built IDE for its own paths on the platform's origin; the rest is the platform's. */
 function serveIde(platform: RunningPlatform, dir: string): void {
-  const files = sirv(dir, { dev: false, etag: true, single: true })
-  const [platformHandler] = platform.server.listeners('request') as RequestListener[]
-  if (!platformHandler) throw new Error('the platform server has no request handler')
-  const ownHost = `127.0.0.1:${platform.port}`
-  platform.server.removeAllListeners('request')
-  platform.server.on('request', (req, res) => {
-    const url = req.url ?? '/'
-    const ide = url.startsWith('/assets/') || /^\/sandbox\/[^/]+$/.test(url)
-    if (req.headers.host !== ownHost || !ide) return platformHandler(req, res)
-    files(req, res, () => res.writeHead(404).end())
-  })
+  serveInFront(
+    platform,
+    dir,
+    (url) => (url.startsWith('/assets/') || /^\/sandbox\/[^/]+$/.test(url) ? url : undefined),
+    {
+      single: true,
+    },
+  )
 }
 
 /** A TypeScript file of a few hundred lines whose first line is `marker`. */
@@ -231,12 +227,7 @@ export async function editorFigures(): Promise<Figure[]> {
   let browser: Browser | undefined
   try {
     const figures = sizeFigures(outDir, await buildIde(outDir))
-    stack = await startTestPlatform({
-      apiKey: 'bench',
-      maxSandboxes: 2,
-      sandboxTimeout: 1800,
-      defaultSandboxTimeout: 1800,
-    })
+    stack = await startBenchPlatform()
     const { platform } = stack
     serveIde(platform, outDir)
     browser = await chromium.launch(chromiumLaunchOptions())

@@ -10,15 +10,14 @@
 // `/ide/api`, the runtime URLs and the stream host shards are exactly what the IDE gets: headless
 // Debian Chromium → loopback → router → a bubblewrap sandbox's runtime → a PTY.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import type { RequestListener } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Browser, chromium, type Page } from '@playwright/test'
-import sirv from 'sirv'
 import { build } from 'vite'
 import { chromiumLaunchOptions } from '../../e2e/chromium'
 import type { RunningPlatform } from '../../server/platform/platformServer'
-import { startTestPlatform, type TestPlatform } from '../../server/platform/testing/platformFixture'
+import type { TestPlatform } from '../../server/platform/testing/platformFixture'
+import { serveInFront, startBenchPlatform } from '../benchStack'
 import { type Figure, median } from '../table'
 import { benchPrompt } from './benchPrompt'
 
@@ -89,21 +88,11 @@ async function buildPage(outDir: string): Promise<void> {
   })
 }
 
-/** Serves the built page at `pagePath` on the platform's own loopback origin; everything else is the platform's. */
+/** Serves the built page at `pagePath` on the platform's own origin; everything else is the platform's. */
 function servePage(platform: RunningPlatform, dir: string): void {
-  const files = sirv(dir, { dev: false, etag: true })
-  const [platformHandler] = platform.server.listeners('request') as RequestListener[]
-  if (!platformHandler) throw new Error('the platform server has no request handler')
-  const ownHost = `127.0.0.1:${platform.port}`
-  platform.server.removeAllListeners('request')
-  platform.server.on('request', (req, res) => {
-    const url = req.url ?? '/'
-    // HTTP/2 (the --tls stack) names the host in `:authority`.
-    const host = req.headers.host ?? req.headers[':authority']
-    if (host !== ownHost || !url.startsWith(pagePath)) return platformHandler(req, res)
-    req.url = url.slice(pagePath.length - 1)
-    files(req, res, () => res.writeHead(404).end())
-  })
+  serveInFront(platform, dir, (url) =>
+    url.startsWith(pagePath) ? url.slice(pagePath.length - 1) : undefined,
+  )
 }
 
 /** A sandbox's runtime through the router and on its own loopback port, and its access token. */
@@ -401,12 +390,7 @@ export async function terminalFigures(): Promise<Figure[]> {
   const figures: Figure[] = []
   try {
     await buildPage(outDir)
-    stack = await startTestPlatform({
-      apiKey: 'bench',
-      maxSandboxes: 2,
-      sandboxTimeout: 1800,
-      defaultSandboxTimeout: 1800,
-    })
+    stack = await startBenchPlatform()
     const { platform } = stack
     servePage(platform, outDir)
     const created = await stack.api('POST', '/v2/sandboxes', {})
@@ -447,13 +431,7 @@ export async function terminalFigures(): Promise<Figure[]> {
  * as a user does once (or trusts it, see the README).
  */
 async function echoOverHttps(browser: Browser, pageDir: string): Promise<Figure[]> {
-  const stack = await startTestPlatform({
-    apiKey: 'bench',
-    maxSandboxes: 1,
-    sandboxTimeout: 1800,
-    defaultSandboxTimeout: 1800,
-    tls: true,
-  })
+  const stack = await startBenchPlatform({ maxSandboxes: 1, tls: true })
   try {
     servePage(stack.platform, pageDir)
     const { sandboxID } = await stack.platform.manager.create({})
