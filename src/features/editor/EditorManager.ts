@@ -261,12 +261,7 @@ export class EditorManager {
     const doc = this.find(id)
     const conflict = doc?.conflict
     if (!doc || !conflict) return Promise.resolve()
-    doc.version = conflict.version
-    doc.hash = conflict.hash
-    doc.conflict = undefined
-    doc.comparing = false
-    this.focusRequest++
-    this.emit()
+    this.settleConflict(doc, conflict)
     // After a refused save the user asked for a save: do it now.
     return conflict.cause === 'save' ? this.save(id) : Promise.resolve()
   }
@@ -281,12 +276,7 @@ export class EditorManager {
       return this.enqueue(doc, () => this.load(doc))
     }
     doc.buffer.reload(conflict.diskText)
-    doc.version = conflict.version
-    doc.hash = conflict.hash
-    doc.conflict = undefined
-    doc.comparing = false
-    this.focusRequest++
-    this.emit()
+    this.settleConflict(doc, conflict)
     return Promise.resolve()
   }
 
@@ -626,6 +616,16 @@ export class EditorManager {
     const endpoint = this.session.endpoint
     if (!endpoint) throw new Error('not connected to the sandbox')
     return endpoint
+  }
+
+  /** Ends a conflict either way: the disk's version is now what a save may replace; focus returns. */
+  private settleConflict(doc: Doc, conflict: NonNullable<Doc['conflict']>): void {
+    doc.version = conflict.version
+    doc.hash = conflict.hash
+    doc.conflict = undefined
+    doc.comparing = false
+    this.focusRequest++
+    this.emit()
   }
 
   private find(id: string): Doc | undefined {
