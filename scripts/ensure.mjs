@@ -23,7 +23,10 @@ const debianNeeds = {
     ['/usr/bin/python3', 'python3'],
   ],
   bench: [
+    // The terminal, explorer and editor benches measure in Chromium, and over --tls.
+    ['/usr/bin/chromium', 'chromium'],
     ['/usr/bin/bwrap', 'bubblewrap'],
+    ['/usr/bin/openssl', 'openssl'],
     ['/usr/bin/python3', 'python3'],
   ],
 }
@@ -94,7 +97,7 @@ ensureNodeModules()
 ensureDebian(debianNeeds[purpose] ?? [])
 // The sandbox runtime's bundle is built by the platform's launcher itself when it is stale.
 if (purpose === 'start') ensureIdeBuild()
-if (purpose === 'test') {
+if (purpose === 'test' || purpose === 'bench') {
   try {
     execFileSync('/usr/bin/chromium', ['--version'], { stdio: 'ignore' })
   } catch {
