@@ -1,9 +1,7 @@
 import { Code, ConnectError } from '@connectrpc/connect'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { decodeEnvelopes, encodeEnvelope, endStreamFlag } from './connectEnvelope'
 import {
-  decodeEnvelopes,
-  encodeEnvelope,
-  endStreamFlag,
   maxMessageBytes,
   openStreamInput,
   StreamInputHttpError,
@@ -59,26 +57,7 @@ afterEach(() => {
   vi.useRealTimers()
 })
 
-describe('Connect envelopes', () => {
-  it('writes a flag byte, a big-endian length and the payload', () => {
-    const env = encodeEnvelope(bytes('{"a":1}'), endStreamFlag)
-    expect([...env.subarray(0, 5)]).toEqual([0x02, 0, 0, 0, 7])
-    expect(text(env.subarray(5))).toBe('{"a":1}')
-    const big = encodeEnvelope(new Uint8Array(0x012345))
-    expect([...big.subarray(0, 5)]).toEqual([0, 0, 0x01, 0x23, 0x45])
-  })
-
-  it('reads back what it wrote, and refuses bytes that do not frame', () => {
-    const body = connectBody({ error: { code: 'not_found', message: 'gone' } })
-    const envelopes = decodeEnvelopes(body)
-    expect(envelopes.map((e) => e.flags)).toEqual([0, endStreamFlag])
-    expect(JSON.parse(text(envelopes[1]?.payload ?? new Uint8Array()))).toEqual({
-      error: { code: 'not_found', message: 'gone' },
-    })
-    expect(() => decodeEnvelopes(body.subarray(0, 3))).toThrow(/truncated/)
-    expect(() => decodeEnvelopes(body.subarray(0, 6))).toThrow(/cut short/)
-  })
-
+describe('StreamInput messages', () => {
   it('encodes StreamInput messages as protojson, bytes in base64', () => {
     const json = (env: Uint8Array) => text(env.subarray(5))
     expect(

@@ -1,48 +1,21 @@
 import { create, type MessageInitShape, toJsonString } from '@bufbuild/protobuf'
 import { Code, ConnectError } from '@connectrpc/connect'
 import { StreamInputRequestSchema } from '../gen/process_pb'
+import {
+  decodeEnvelopes,
+  encodeEnvelope,
+  endStreamError,
+  endStreamFlag,
+  httpErrorMessage,
+} from './connectEnvelope'
 
 // connect-web cannot send a client stream (connect-es#669), so StreamInput is written here by
 // hand: one fetch whose body is a ReadableStream of Connect envelopes. Browsers allow that only
 // in Chromium, only over HTTP/2 (so HTTPS), and only half duplex: the answer comes once the
 // body has ended, which is also the only time StreamInput says what it accepted.
 
-/** Connect envelope flag of the response's last envelope: end of stream, with any error. */
-export const endStreamFlag = 0x02
-
 /** Largest data message; a bigger write goes out as several, in order. */
 export const maxMessageBytes = 64 * 1024
-
-/** One Connect envelope: 1 flag byte, 4-byte big-endian length, payload. */
-export function encodeEnvelope(payload: Uint8Array, flags = 0): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(5 + payload.length)
-  out[0] = flags
-  new DataView(out.buffer).setUint32(1, payload.length, false)
-  out.set(payload, 5)
-  return out
-}
-
-/** An envelope as read back. */
-export interface Envelope {
-  flags: number
-  payload: Uint8Array
-}
-
-/** Splits a body into envelopes; throws when the bytes do not frame exactly. */
-export function decodeEnvelopes(body: Uint8Array): Envelope[] {
-  const view = new DataView(body.buffer, body.byteOffset, body.byteLength)
-  const out: Envelope[] = []
-  let offset = 0
-  while (offset < body.length) {
-    if (offset + 5 > body.length) throw new Error(`truncated envelope header at byte ${offset}`)
-    const length = view.getUint32(offset + 1, false)
-    const end = offset + 5 + length
-    if (end > body.length) throw new Error(`envelope at byte ${offset} is cut short`)
-    out.push({ flags: body[offset] as number, payload: body.subarray(offset + 5, end) })
-    offset = end
-  }
-  return out
-}
 
 /** A StreamInput request message as one JSON envelope (protojson: bytes as base64). */
 export function streamInputEnvelope(
@@ -63,38 +36,15 @@ export class StreamInputHttpError extends Error {
   }
 }
 
-function codeFromName(name: unknown): Code {
-  if (typeof name !== 'string') return Code.Unknown
-  const key = name
-    .split('_')
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join('') as keyof typeof Code
-  return typeof Code[key] === 'number' ? Code[key] : Code.Unknown
-}
-
 /** The call's outcome from its response: resolves on success, throws the server's error. */
 export async function readStreamInputResponse(response: Response): Promise<void> {
+  if (response.status !== 200)
+    throw new StreamInputHttpError(response.status, await httpErrorMessage(response))
   const body = new Uint8Array(await response.arrayBuffer())
-  if (response.status !== 200) {
-    // The router's and the runtime's HTTP errors are JSON with a message; say it as they did.
-    let message = `HTTP ${response.status}`
-    try {
-      const json = JSON.parse(new TextDecoder().decode(body)) as { message?: unknown }
-      if (typeof json.message === 'string') message = `${message}: ${json.message}`
-    } catch {
-      // not JSON: the status says enough
-    }
-    throw new StreamInputHttpError(response.status, message)
-  }
   const end = decodeEnvelopes(body).find((e) => (e.flags & endStreamFlag) !== 0)
   if (!end) throw new ConnectError('StreamInput ended without its end-of-stream message', Code.Unknown)
-  const json = JSON.parse(new TextDecoder().decode(end.payload) || '{}') as {
-    error?: { code?: unknown; message?: unknown }
-  }
-  if (json.error) {
-    const message = typeof json.error.message === 'string' ? json.error.message : ''
-    throw new ConnectError(message, codeFromName(json.error.code))
-  }
+  const error = endStreamError(end.payload)
+  if (error) throw error
 }
 
 /** Where a StreamInput call goes. */

@@ -79,14 +79,18 @@ export class SandboxSession {
   }
 
   /**
-   * A binary transport for one long-lived stream, on a host shard of its own so streams never
-   * exhaust the browser's six connections per host over HTTP/1.1.
+   * Where one long-lived stream goes: a host shard of its own, so streams never exhaust the
+   * browser's six connections per host over HTTP/1.1.
    */
-  streamTransport(): Transport | undefined {
+  streamEndpoint(): RuntimeEndpoint | undefined {
     if (!this.info) return undefined
-    return runtimeTransport(shardedUrl(this.info.runtimeUrl, this.shards++), this.info.accessToken, {
-      binary: true,
-    })
+    return { runtimeUrl: shardedUrl(this.info.runtimeUrl, this.shards++), accessToken: this.info.accessToken }
+  }
+
+  /** A binary transport for one long-lived stream, on a shard of its own (see `streamEndpoint`). */
+  streamTransport(): Transport | undefined {
+    const endpoint = this.streamEndpoint()
+    return endpoint && runtimeTransport(endpoint.runtimeUrl, endpoint.accessToken, { binary: true })
   }
 
   /** A stream or call failed: check the sandbox now instead of at the next poll. */

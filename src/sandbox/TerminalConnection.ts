@@ -1,13 +1,14 @@
 import { create } from '@bufbuild/protobuf'
-import { Code, ConnectError, createClient } from '@connectrpc/connect'
+import { Code, ConnectError } from '@connectrpc/connect'
 import {
   acknowledgeOutput,
   outputFlushHeader,
   outputStreamHeader,
   outputWindowHeader,
 } from '../api/outputAck'
+import { readProcessStream } from '../api/processStream'
 import { streamHeaders } from '../api/runtimeTransport'
-import { type ConnectResponse, Process, type ProcessEvent, ProcessSelectorSchema } from '../gen/process_pb'
+import { type ProcessEvent, ProcessSelectorSchema } from '../gen/process_pb'
 import { createInputChannel, type InputChannel } from './inputChannel'
 import { OutputAcks } from './outputAcks'
 import type { SandboxSession } from './SandboxSession'
@@ -185,30 +186,43 @@ export class TerminalConnection {
   }
 
   private async stream(reattach: boolean): Promise<void> {
-    const transport = this.session.streamTransport()
-    if (!transport || this.streaming || this.ended) return
+    const endpoint = this.session.streamEndpoint()
+    if (!endpoint || this.streaming || this.ended) return
     this.streaming = true
-    const client = createClient(Process, transport)
     let replayStart: number | undefined
     const headers = { ...streamHeaders, [outputWindowHeader]: String(outputWindowBytes) }
+    const events = {
+      signal: this.abort.signal,
+      onEvent: (event: ProcessEvent) => {
+        this.handle(event, replayStart)
+        replayStart = undefined
+      },
+      room: () => this.sink.room(),
+    }
     try {
-      const events = reattach
-        ? client.connect(
-            { process: this.selector() },
-            {
-              signal: this.abort.signal,
-              headers: { ...headers, 'X-Replay-From': String(this.offset) },
-              onHeader: (headers) => {
-                const start = headers.get('x-replay-start')
-                replayStart = start === null ? undefined : Number(start)
-                this.onReplay?.(start === null ? 'none' : 'replayed')
-                this.onReplay = undefined
-                this.acknowledgeFrom(headers, replayStart ?? this.offset)
-              },
+      if (reattach) {
+        await readProcessStream(
+          endpoint,
+          { method: 'Connect', message: { process: this.selector() } },
+          {
+            ...events,
+            headers: { ...headers, 'X-Replay-From': String(this.offset) },
+            onHeaders: (headers) => {
+              const start = headers.get('x-replay-start')
+              replayStart = start === null ? undefined : Number(start)
+              this.onReplay?.(start === null ? 'none' : 'replayed')
+              this.onReplay = undefined
+              this.acknowledgeFrom(headers, replayStart ?? this.offset)
             },
-          )
-        : client.start(
-            {
+          },
+        )
+      } else {
+        this.sink.status({ kind: 'starting' })
+        await readProcessStream(
+          endpoint,
+          {
+            method: 'Start',
+            message: {
               process: {
                 cmd: '/bin/bash',
                 args: this.options.command ? ['-l', '-c', this.options.command] : ['-l'],
@@ -218,13 +232,9 @@ export class TerminalConnection {
               pty: { size: this.size },
               tag: this.options.tag,
             },
-            { signal: this.abort.signal, headers, onHeader: (headers) => this.acknowledgeFrom(headers, 0) },
-          )
-      if (!reattach) this.sink.status({ kind: 'starting' })
-      for await (const response of events as AsyncIterable<ConnectResponse>) {
-        if (response.event) this.handle(response.event, replayStart)
-        replayStart = undefined
-        await this.sink.room()
+          },
+          { ...events, headers, onHeaders: (headers) => this.acknowledgeFrom(headers, 0) },
+        )
       }
     } catch (err) {
       if (this.abort.signal.aborted) return
