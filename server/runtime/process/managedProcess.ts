@@ -12,6 +12,13 @@ export const replayCapacityBytes = 1024 * 1024
 /** envd's chunk limits: PTY output in chunks of at most 16 KiB, pipes 32 KiB. */
 const ptyChunkBytes = 16 * 1024
 const pipeChunkBytes = 32 * 1024
+/**
+ * A client that acknowledges output (ours) takes events of up to a quarter of its window, and at
+ * most this: a flood then crosses every hop (the socket, the router, the browser's network
+ * stack, the page) in a few large messages instead of many small ones, and each message costs
+ * every hop about the same. A quarter keeps what may overshoot the window small beside it.
+ */
+const ackedEventBytes = 256 * 1024
 /** A subscriber with more than this queued pauses the process's output... */
 const pauseAboveBytes = 256 * 1024
 /** ...until every subscriber is back below this. */
@@ -52,14 +59,16 @@ interface Subscriber {
   acked: number
   /** When it last took an event (no window) or acknowledged output (window). */
   lastProgress: number
+  /** Largest data event it is sent. */
+  eventBytes: number
 }
 
 const weigh = (event: ProcessEvent) =>
   event.event.case === 'data' ? (event.event.value.output.value?.length ?? 0) : 0
 
-function dataEvent(chunk: OutputChunk): ProcessEvent {
+function dataEvent({ kind, data }: Pick<OutputChunk, 'kind' | 'data'>): ProcessEvent {
   return create(ProcessEventSchema, {
-    event: { case: 'data', value: { output: { case: chunk.kind, value: chunk.data } } },
+    event: { case: 'data', value: { output: { case: kind, value: data } } },
   })
 }
 
@@ -130,6 +139,10 @@ export class ManagedProcess {
       sent: this.log.end,
       acked: this.log.end,
       lastProgress: Date.now(),
+      eventBytes:
+        window === undefined
+          ? this.chunkBytes
+          : Math.max(this.chunkBytes, Math.min(ackedEventBytes, window / 4)),
     }
     const replay = replayFrom === undefined ? [] : this.log.since(replayFrom)
     for (const chunk of replay) sub.events.push(dataEvent(chunk))
@@ -178,10 +191,10 @@ export class ManagedProcess {
 
   /**
    * A terminal hands its output over in reads of at most 4 KiB, one per wake-up. Publishing each
-   * as its own event would pay the per-event cost (JSON, envelope, write) before the next read and
-   * hold the process back. So output that follows other output within a moment is gathered into
-   * events of up to envd's chunk size (or 2 ms); a lone read, such as a keystroke's echo, goes out
-   * at once. Order across stdout and stderr is kept.
+   * as its own event would pay the per-event cost (encoding, envelope, write) before the next
+   * read and hold the process back. So output that follows other output within a moment is
+   * gathered for up to 2 ms, or until the largest event a subscriber takes is full; a lone read,
+   * such as a keystroke's echo, goes out at once. Order across stdout and stderr is kept.
    */
   private collect(kind: OutputKind, data: Uint8Array): void {
     if (this.pending && this.pending.kind !== kind) this.flush()
@@ -198,7 +211,13 @@ export class ManagedProcess {
     }
     this.pending.parts.push(data)
     this.pending.bytes += data.length
-    if (this.pending.bytes >= this.chunkBytes) this.flush()
+    if (this.pending.bytes >= this.gatherBytes()) this.flush()
+  }
+
+  private gatherBytes(): number {
+    let most = this.chunkBytes
+    for (const sub of this.subscribers) most = Math.max(most, sub.eventBytes)
+    return most
   }
 
   private flush(): void {
@@ -212,14 +231,23 @@ export class ManagedProcess {
     )
   }
 
+  /** Keeps the output (in envd's chunks, which replays send) and sends it to every subscriber in its event size. */
   private publish(kind: OutputKind, data: Uint8Array): void {
     for (let at = 0; at < data.length; at += this.chunkBytes) {
-      const chunk = this.log.append(kind, data.subarray(at, at + this.chunkBytes))
-      const event = dataEvent(chunk)
-      for (const sub of this.subscribers) {
-        sub.events.push(event)
-        sub.sent = chunk.offset + chunk.data.length
+      this.log.append(kind, data.subarray(at, at + this.chunkBytes))
+    }
+    const eventsBySize = new Map<number, ProcessEvent[]>()
+    for (const sub of this.subscribers) {
+      let events = eventsBySize.get(sub.eventBytes)
+      if (!events) {
+        events = []
+        for (let at = 0; at < data.length; at += sub.eventBytes) {
+          events.push(dataEvent({ kind, data: data.subarray(at, at + sub.eventBytes) }))
+        }
+        eventsBySize.set(sub.eventBytes, events)
       }
+      for (const event of events) sub.events.push(event)
+      sub.sent = this.log.end
     }
     if (!this.paused && [...this.subscribers].some(isBehind)) this.pause()
   }

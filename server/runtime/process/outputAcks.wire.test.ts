@@ -10,6 +10,8 @@ const slack = 2 * 32 * 1024
 /** A Connect stream read by hand, counting the output bytes that came. */
 class OutputReader {
   bytes = 0
+  /** The largest data event that came, in bytes. */
+  largest = 0
   /** The code of the error the stream ended with, if any. */
   error: string | undefined
   private buffered = new Uint8Array(0)
@@ -51,7 +53,9 @@ class OutputReader {
       end += 5 + view.getUint32(end + 1)
     for (const e of splitEnvelopes(merged.subarray(0, end))) {
       const data = e.json?.event?.data?.[this.kind]
-      if (data) this.bytes += Buffer.from(data, 'base64').length
+      const size = data ? Buffer.from(data, 'base64').length : 0
+      this.bytes += size
+      this.largest = Math.max(this.largest, size)
       this.error ??= e.json?.error?.code
     }
     this.buffered = merged.slice(end)
@@ -129,6 +133,22 @@ describe('acknowledged output (X-Output-Window)', () => {
     ).pid
     await kill(pid)
     await reader.cancel()
+  })
+
+  it('sends a client with a window larger events (a quarter of it at most), one without envd’s chunks', async () => {
+    const flood = { process: { cmd: 'bash', args: ['-c', 'head -c 4000000 /dev/zero'] } }
+    const plain = new OutputReader(await start(flood, {}))
+    expect(await plain.readUntilQuiet(2000)).toBe(4_000_000)
+    expect(plain.largest).toBeLessThanOrEqual(32 * 1024)
+    const acked = new OutputReader(await start(flood, { 'X-Output-Window': String(8 * 1024 * 1024) }))
+    expect(await acked.readUntilQuiet(2000)).toBe(4_000_000)
+    // A pipe hands over 64 KiB a read, more than envd's chunk: those go out whole.
+    expect(acked.largest).toBeGreaterThan(32 * 1024)
+    expect(acked.largest).toBeLessThanOrEqual(256 * 1024)
+    const small = new OutputReader(await start(flood, { 'X-Output-Window': String(128 * 1024) }))
+    expect(await small.readUntilQuiet(2000, 256 * 1024)).toBeGreaterThan(0)
+    expect(small.largest).toBeLessThanOrEqual(32 * 1024)
+    await small.cancel()
   })
 
   it('after a Ctrl-C into a flooding terminal, says where the interrupt flushed the output', async () => {
