@@ -22,15 +22,15 @@ export interface ProcessStreamOptions {
   onHeaders?: (headers: Headers) => void
   /** Each event, in order, as its bytes arrive. */
   onEvent: (event: ProcessEvent) => void
-  /** Awaited after each piece of the body: reading (and so the runtime) waits while it is pending. */
+  /** Awaited after each event: reading (and so the runtime) waits while it is pending. */
   room: () => Promise<void>
 }
 
 /**
  * Reads a process's events from `process.Process/Start` or `/Connect` (Connect protocol,
- * binary). Events are handed over synchronously as each piece of the body is split, with one
- * wait per piece rather than several async steps per message: a terminal flood's stream costs
- * the page's main thread little beside what xterm needs. Resolves when the stream ends well;
+ * binary). Events are handed over as each piece of the body is split, with one wait for room
+ * each rather than several async steps per message: a terminal flood's stream costs the page's
+ * main thread little beside what xterm needs. Resolves when the stream ends well;
  * rejects with a ConnectError (Canceled when `signal` aborts).
  */
 export async function readProcessStream(
@@ -85,8 +85,10 @@ export async function readProcessStream(
         }
         const { event } = fromBinary(responseSchema, payload)
         if (event) onEvent(event)
+        // Per event, not per piece: a piece may hold megabytes after a pause, and the
+        // terminal's queue stays bounded only if it is asked before each.
+        await Promise.race([room(), ended])
       }
-      await Promise.race([room(), ended])
     }
     splitter.end()
     throw new ConnectError(`${request.method} ended without its end-of-stream message`, Code.Unavailable)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { OutputWriter, pauseAboveBytes, writeAheadBytes } from './outputWriter'
+import { maxWriteBytes, OutputWriter, pauseAboveBytes, writeAheadBytes } from './outputWriter'
 
 function harness() {
   const writes: { data: Uint8Array; parsed: () => void }[] = []
@@ -37,10 +37,44 @@ describe('OutputWriter', () => {
     })
     await Promise.resolve()
     expect(released).toBe(false)
-    writes[0]?.parsed()
+    // Each parsed piece lets the next one in; the reader goes on once most of it is parsed.
+    for (let i = 0; i < writes.length; i++) writes[i]?.parsed()
     await room
     expect(released).toBe(true)
     expect(writer.backlog).toBe(0)
+  })
+
+  it('hands the emulator a large chunk in pieces, the chunk’s callback after its last one', () => {
+    const { writer, writes } = harness()
+    const parsed: number[] = []
+    const big = Uint8Array.from({ length: 3 * maxWriteBytes + 5 }, (_, i) => i % 251)
+    writer.push(big, 1000 + big.length, () => parsed.push(1))
+    expect(writes).toHaveLength(1)
+    for (let i = 0; i < writes.length; i++) {
+      expect(parsed).toEqual([])
+      writes[i]?.parsed()
+    }
+    expect(writes.map((w) => w.data.length)).toEqual([maxWriteBytes, maxWriteBytes, maxWriteBytes, 5])
+    expect(parsed).toEqual([1])
+    const written = new Uint8Array(big.length)
+    let at = 0
+    for (const w of writes) {
+      written.set(w.data, at)
+      at += w.data.length
+    }
+    expect(written).toEqual(big)
+  })
+
+  it('skips within a chunk already partly written, by its absolute offsets', () => {
+    const { writer, writes } = harness()
+    const big = Uint8Array.from({ length: 2 * maxWriteBytes }, (_, i) => i % 251)
+    const parsed: string[] = []
+    writer.push(big, 5000 + big.length, () => parsed.push('big'))
+    writer.skipBefore(5000 + maxWriteBytes + 10)
+    writes[0]?.parsed()
+    expect(writes[1]?.data).toEqual(big.subarray(maxWriteBytes + 10))
+    writes[1]?.parsed()
+    expect(parsed).toEqual(['big'])
   })
 
   it('calls each chunk’s parsed callback, in order, once the write that carried it is parsed', () => {

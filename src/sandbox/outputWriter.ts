@@ -4,6 +4,12 @@ export const pauseAboveBytes = 256 * 1024
 export const resumeBelowBytes = 64 * 1024
 /** While less than this is unparsed, output is written at once; above, it is gathered. */
 export const writeAheadBytes = 64 * 1024
+/**
+ * The most one write hands the emulator. xterm parses a write whole before it yields to the
+ * page, so a larger one (a gathered backlog, a 256 KiB event) would be a long task that keeps
+ * keystrokes, Ctrl-C among them, waiting; it is split instead.
+ */
+export const maxWriteBytes = 64 * 1024
 
 /** Output waiting to be written, with where it ends in the process's output when known. */
 interface Chunk {
@@ -14,9 +20,9 @@ interface Chunk {
 
 /**
  * Output on its way into a terminal emulator. Written at once while the emulator has little to
- * parse (a keystroke's echo waits for nothing), otherwise gathered and written as one as soon as
- * the emulator is through most of what it has: the emulator is never idle while output waits, and
- * never takes a write per chunk during a flood. The bytes written but not yet parsed are counted
+ * parse (a keystroke's echo waits for nothing), otherwise gathered and written in pieces of up to
+ * `maxWriteBytes` as soon as the emulator is through most of what it has: the emulator is never
+ * idle while output waits, and never takes a write per chunk during a flood. The bytes written but not yet parsed are counted
  * through the emulator's write callbacks, and `room()` waits while too much is pending, so whoever
  * reads the stream stops reading and the backpressure reaches the sandbox.
  *
@@ -82,10 +88,8 @@ export class OutputWriter {
 
   private flush(): void {
     if (this.disposed || this.queued.length === 0) return
-    const chunks = this.queued
-    const data = chunks.length === 1 ? (chunks[0] as Chunk).data : concat(chunks, this.queuedBytes)
-    this.queued = []
-    this.queuedBytes = 0
+    const chunks = this.take(maxWriteBytes)
+    const data = chunks.length === 1 ? (chunks[0] as Chunk).data : concat(chunks)
     this.pendingBytes += data.length
     this.write(data, () => {
       this.pendingBytes -= data.length
@@ -95,13 +99,35 @@ export class OutputWriter {
     })
   }
 
+  /** The first `limit` bytes of the queue, the chunk it cuts split (its callback stays with its end). */
+  private take(limit: number): Chunk[] {
+    const taken: Chunk[] = []
+    let bytes = 0
+    while (this.queued.length > 0 && bytes < limit) {
+      const chunk = this.queued[0] as Chunk
+      const room = limit - bytes
+      if (chunk.data.length <= room) {
+        taken.push(chunk)
+        this.queued.shift()
+        bytes += chunk.data.length
+      } else {
+        const end = chunk.end === undefined ? undefined : chunk.end - chunk.data.length + room
+        taken.push({ data: chunk.data.subarray(0, room), end, parsed: undefined })
+        this.queued[0] = { ...chunk, data: chunk.data.subarray(room) }
+        bytes = limit
+      }
+    }
+    this.queuedBytes -= bytes
+    return taken
+  }
+
   private release(): void {
     if (this.backlog < resumeBelowBytes) for (const w of this.waiters.splice(0)) w()
   }
 }
 
-function concat(chunks: Chunk[], total: number): Uint8Array {
-  const out = new Uint8Array(total)
+function concat(chunks: Chunk[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((sum, { data }) => sum + data.length, 0))
   let at = 0
   for (const { data } of chunks) {
     out.set(data, at)
