@@ -123,6 +123,50 @@ describe('StreamInputChannel', () => {
     expect(calls[1]?.written).toEqual(['\rpwd'])
   })
 
+  it('opens the next call as soon as one is acknowledged, so the next keystroke goes out at once', async () => {
+    const { channel, calls } = setup()
+    channel.push(bytes('a'))
+    await vi.advanceTimersByTimeAsync(1000)
+    calls[0]?.accept()
+    await vi.advanceTimersByTimeAsync(0)
+    // Open before anything is typed, and not ended by the silence that follows.
+    expect(calls).toHaveLength(2)
+    await vi.advanceTimersByTimeAsync(60_000)
+    expect(calls[1]?.finished).toBe(false)
+    channel.push(bytes('b'))
+    expect(calls).toHaveLength(2)
+    expect(calls[1]?.written).toEqual(['b'])
+    await vi.advanceTimersByTimeAsync(1000)
+    expect(calls[1]?.finished).toBe(true)
+  })
+
+  it('opens a call when the terminal attaches over https, and none over http', () => {
+    const { channel, calls } = setup()
+    channel.retry()
+    expect(calls).toHaveLength(1)
+    expect(calls[0]?.written).toEqual([])
+    const plain = setup({ ...https, runtimeUrl: 'http://49983-abc.localhost:8787' })
+    plain.channel.retry()
+    expect(plain.calls).toHaveLength(0)
+    expect(plain.channel.usesFallback).toBe(false)
+  })
+
+  it('drops a call opened ahead that fails before carrying anything, without falling back', async () => {
+    const { channel, calls, fallback, reasons } = setup()
+    channel.retry()
+    calls[0]?.fail(new TypeError('network error'))
+    await vi.advanceTimersByTimeAsync(0)
+    expect(channel.usesFallback).toBe(false)
+    expect(reasons).toEqual([])
+    channel.push(bytes('x'))
+    expect(calls).toHaveLength(2)
+    expect(calls[1]?.written).toEqual(['x'])
+    // The usual rule for a call that carried input: it fails over to SendInput, with its bytes.
+    calls[1]?.fail(new TypeError('network error'))
+    await vi.advanceTimersByTimeAsync(0)
+    expect(fallback.pushed).toEqual(['x'])
+  })
+
   it('ends a burst at its size limit, so a big paste goes out in acknowledged pieces, in order', async () => {
     const { channel, calls } = setup(https, { maxBurstBytes: 4 })
     channel.push(bytes('abcdefghij'))

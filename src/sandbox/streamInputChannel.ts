@@ -30,6 +30,9 @@ interface Burst {
   ending: boolean
 }
 
+/** Whether input to `target` can stream: browsers stream a request body only over HTTP/2, so TLS. */
+const streams = (target: StreamInputTarget) => new URL(target.runtimeUrl).protocol === 'https:'
+
 function reasonOf(err: unknown): string {
   if (err instanceof StreamInputHttpError) return err.message
   if (err instanceof Error) return `${err.name}: ${err.message}`
@@ -52,6 +55,11 @@ function reasonOf(err: unknown): string {
  * after the runtime ran it: a missing keystroke is silent, a repeated one shows in the echo.
  * The short burst bounds what can repeat, and the common failure (a browser or an HTTP/1.1 hop
  * that cannot stream) fails before the runtime sees anything, so nothing repeats there.
+ *
+ * The next call opens as soon as one is acknowledged (and when the terminal attaches), before
+ * anything is typed: opening one is a request of its own (a few milliseconds), and the first
+ * keystroke after a pause would otherwise wait for it. Such a call that fails before it carried
+ * anything is dropped quietly; the next keystroke opens one the usual way.
  */
 export class StreamInputChannel implements InputChannel {
   private queued: Uint8Array[] = []
@@ -86,7 +94,10 @@ export class StreamInputChannel implements InputChannel {
 
   retry(): void {
     if (this.fallen) this.fallen.retry()
-    else this.pump()
+    else {
+      this.pump()
+      this.openAhead()
+    }
   }
 
   clear(): void {
@@ -109,8 +120,7 @@ export class StreamInputChannel implements InputChannel {
     if (!this.burst) {
       const target = this.options.target()
       if (!target) return
-      // Browsers stream a request body only over HTTP/2, and only over TLS: http never can.
-      if (new URL(target.runtimeUrl).protocol !== 'https:') {
+      if (!streams(target)) {
         this.fallBack(undefined)
         return
       }
@@ -144,16 +154,26 @@ export class StreamInputChannel implements InputChannel {
     void burst.call.finish()
   }
 
+  /** Opens the next call before it is needed, when nothing waits and none is open. */
+  private openAhead(): void {
+    if (this.disposed || this.fallen || this.burst || this.queued.length > 0) return
+    const target = this.options.target()
+    if (target && streams(target)) this.burst = this.begin(target)
+  }
+
   private acknowledged(burst: Burst): void {
     if (burst !== this.burst) return
     this.burst = undefined
     this.pump()
+    this.openAhead()
   }
 
   private failed(burst: Burst, err: unknown): void {
     if (burst !== this.burst || this.disposed) return
     clearTimeout(this.idleTimer)
     this.burst = undefined
+    // A call opened ahead that never carried anything: nothing to resend, nothing to judge by.
+    if (burst.bytes === 0 && this.queued.length === 0) return
     // From the first byte not known to be delivered: all of this call's, then what waited.
     this.queued = [...burst.written, ...this.queued]
     this.fallBack(reasonOf(err))
