@@ -2,15 +2,19 @@
 // OutputWriter → TerminalInstance's xterm), built by Vite like the IDE and served by the platform
 // on the IDE's origin, with one thin probe: each terminal's write callbacks (the moment xterm has
 // parsed a chunk) are counted and their last bytes searched for markers. terminal.bench.ts drives
-// it through `window.terminalBench`; keys come from Playwright as real keydowns.
+// it through `window.terminalBench`; keys come from Playwright as real keydowns. Beside the IDE's
+// terminals it opens baselines: a bare xterm whose keys a trivial server echoes (baselineServer.ts).
 import '@xterm/xterm/css/xterm.css'
 import { create } from '@bufbuild/protobuf'
 import { createClient } from '@connectrpc/connect'
+import { Terminal } from '@xterm/xterm'
 import { runtimeTransport } from '../../src/api/runtimeTransport'
 import { TerminalInstance } from '../../src/features/terminal/TerminalInstance'
 import { Process, ProcessSelectorSchema, Signal } from '../../src/gen/process_pb'
+import { OutputWriter } from '../../src/sandbox/outputWriter'
 import { SandboxSession } from '../../src/sandbox/SandboxSession'
 import { benchPrompt } from './benchPrompt'
+import { ptyBytes } from './ptyBytes'
 
 /** How much of the most recent output a marker is searched in; markers come at the end of output. */
 const tailChars = 4096
@@ -19,6 +23,12 @@ const tailChars = 4096
 export interface Timing {
   ms: number
   bytes: number
+  /** When the timing started, on the epoch clock (a shell's `date +%s%N` compares with it). */
+  startEpochMs: number
+  /** The end of the output that settled it (the marker and what came just before). */
+  tail: string
+  /** From the `term.write` that carried the marker to its parse: xterm's own share. */
+  parseMs: number
 }
 
 interface Watch {
@@ -39,7 +49,7 @@ class Probe {
   watch: Watch | undefined
   settled: Promise<Timing> | undefined
 
-  chunk(data: string | Uint8Array): void {
+  chunk(data: string | Uint8Array, writtenAt: number): void {
     this.parsed += data.length
     const last =
       typeof data === 'string'
@@ -49,7 +59,13 @@ class Probe {
     const watch = this.watch
     if (watch?.t0 !== undefined && this.tail.includes(watch.marker)) {
       this.watch = undefined
-      watch.resolve({ ms: performance.now() - watch.t0, bytes: this.parsed - watch.startParsed })
+      watch.resolve({
+        ms: performance.now() - watch.t0,
+        bytes: this.parsed - watch.startParsed,
+        startEpochMs: performance.timeOrigin + watch.t0,
+        tail: this.tail,
+        parseMs: performance.now() - writtenAt,
+      })
     }
   }
 
@@ -74,11 +90,32 @@ class Probe {
   }
 }
 
+/** A terminal of the page: the IDE's (a TerminalInstance) or a baseline (a bare xterm). */
 interface BenchTerminal {
-  instance: TerminalInstance
+  term: Terminal
   probe: Probe
   /** xterm's own write, for the no-network limit. */
   rawWrite: (data: Uint8Array, callback: () => void) => void
+  /** Puts it in the host, focused. */
+  show(): void
+  /** Takes it out of the host, as a hidden tab. */
+  hide(): void
+  /** Ends it (the IDE's also ends its shell). */
+  close(): Promise<void>
+}
+
+/** Wraps `term.write` so that every parsed write passes the probe; returns xterm's own write. */
+function probeWrites(term: Terminal, probe: Probe): BenchTerminal['rawWrite'] {
+  const rawWrite = term.write.bind(term)
+  // OutputWriter calls `term.write(data, parsed)` through the instance: this wraps exactly that.
+  term.write = (data: string | Uint8Array, callback?: () => void) => {
+    const writtenAt = performance.now()
+    rawWrite(data, () => {
+      probe.chunk(data, writtenAt)
+      callback?.()
+    })
+  }
+  return rawWrite
 }
 
 /** Input calls the page made, by method: which way keystrokes travelled (StreamInput or SendInput). */
@@ -96,6 +133,13 @@ let session: SandboxSession | undefined
 let shown: BenchTerminal | undefined
 let nextId = 1
 let limitBytes: Uint8Array | undefined
+
+function add(t: BenchTerminal): number {
+  const id = nextId++
+  terminals.set(id, t)
+  bench.show(id)
+  return id
+}
 
 function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -146,27 +190,37 @@ const bench = {
 
   /** A new terminal (a new login shell) shown in the host, with the bench prompt; returns its id. */
   async open(timeoutMs: number): Promise<{ id: number; cols: number; rows: number; renderer: string }> {
-    if (!session) throw new Error('not connected')
-    const id = nextId++
+    const current = session
+    if (!current) throw new Error('not connected')
     const instance = new TerminalInstance(
-      session,
-      { id: `bench-${id}`, tag: `bench-terminal:${id}`, title: `Bench ${id}` },
+      current,
+      { id: `bench-${nextId}`, tag: `bench-terminal:${nextId}`, title: `Bench ${nextId}` },
       { theme: 'dark' },
     )
     const probe = new Probe()
     const term = instance.term
-    const rawWrite = term.write.bind(term)
-    // OutputWriter calls `term.write(data, parsed)` through the instance: this wraps exactly that.
-    term.write = (data: string | Uint8Array, callback?: () => void) =>
-      rawWrite(data, () => {
-        probe.chunk(data)
-        callback?.()
-      })
-    const t: BenchTerminal = { instance, probe, rawWrite }
-    terminals.set(id, t)
-    bench.show(id)
+    const t: BenchTerminal = {
+      term,
+      probe,
+      rawWrite: probeWrites(term, probe),
+      show: () => {
+        instance.attachTo(host)
+        instance.focus()
+      },
+      hide: () => instance.detach(),
+      close: async () => {
+        const pid = instance.pid
+        instance.dispose()
+        if (pid === undefined || !current.clients) return
+        await current.clients.process.sendSignal({
+          process: create(ProcessSelectorSchema, { selector: { case: 'pid', value: pid } }),
+          signal: Signal.SIGKILL,
+        })
+      },
+    }
     probe.arm(benchPrompt, false)
     const prompt = settledOf(t)
+    const id = add(t)
     await within(timeoutMs, 'the shell to start', waitForPid(instance))
     // The leading space keeps it out of the shell's history; `\$` is `$` for a user.
     term.input(` PS1='bench-ready\\$ '\r`)
@@ -175,18 +229,62 @@ const bench = {
     return { id, cols: term.cols, rows: term.rows, renderer: instance.element.dataset.renderer ?? 'dom' }
   },
 
+  /**
+   * The echo baseline: a bare xterm whose keystrokes go to a trivial server and come back on a
+   * streamed response into it, no runtime, no PTY, no router: a request per key over http, one
+   * streamed upload over https (as the IDE's terminal sends them); shown in the host.
+   */
+  async openEchoBaseline(baseUrl: string, timeoutMs: number): Promise<{ id: number }> {
+    const term = new Terminal({ fontSize: 13, cursorBlink: false, scrollback: 10_000 })
+    const element = document.createElement('div')
+    element.style.height = '100%'
+    term.open(element)
+    const probe = new Probe()
+    const rawWrite = probeWrites(term, probe)
+    const abort = new AbortController()
+    const echoes = await within(
+      timeoutMs,
+      'the echo stream',
+      pageFetch(`${baseUrl}/echo`, { signal: abort.signal }),
+    )
+    void (async () => {
+      const reader = (echoes.body as ReadableStream<Uint8Array>).getReader()
+      for (;;) {
+        const { value, done } = await reader.read()
+        if (done) break
+        term.write(value)
+      }
+    })().catch(() => {})
+    term.onData(keySender(baseUrl, abort.signal))
+    const id = add({
+      term,
+      probe,
+      rawWrite,
+      show: () => {
+        host.appendChild(element)
+        term.focus()
+      },
+      hide: () => element.remove(),
+      close: async () => {
+        abort.abort()
+        term.dispose()
+        element.remove()
+      },
+    })
+    return { id }
+  },
+
   /** Shows terminal `id` in the host (the one shown before is detached, as a hidden tab is) and focuses it. */
   show(id: number): void {
     const t = terminal(id)
-    if (shown && shown !== t) shown.instance.detach()
+    if (shown && shown !== t) shown.hide()
     shown = t
-    t.instance.attachTo(host)
-    t.instance.focus()
+    t.show()
   },
 
   /** Types text as xterm's onData would send it (keystrokes that are not being timed). */
   type(id: number, text: string): void {
-    terminal(id).instance.term.input(text)
+    terminal(id).term.input(text)
   },
 
   /** Watches for `marker` in terminal `id`, timed from the next keydown or from now. */
@@ -214,12 +312,12 @@ const bench = {
    * The limit: what `yes "$line" | head -c $size` puts through a PTY (each \n as \r\n), written
    * straight into the same xterm in 64 KiB chunks, no network; timed to the last chunk parsed.
    */
-  async limit(id: number, line: string, size: number, timeoutMs: number): Promise<Timing> {
+  async limit(id: number, line: string, size: number, timeoutMs: number): Promise<Throughput> {
     const t = terminal(id)
     limitBytes ??= ptyBytes(line, size)
     const bytes = limitBytes
     const chunk = 64 * 1024
-    const done = new Promise<Timing>((resolve) => {
+    const done = new Promise<Throughput>((resolve) => {
       const t0 = performance.now()
       for (let at = 0; at < bytes.length; at += chunk) {
         const last = at + chunk >= bytes.length
@@ -229,6 +327,30 @@ const bench = {
       }
     })
     return within(timeoutMs, 'the no-network write', done)
+  },
+
+  /**
+   * The stream baseline: the same bytes from a trivial server (`url`), read as the IDE reads a
+   * terminal's stream (into its OutputWriter, reading waiting for room) into the same xterm.
+   */
+  async baselineStream(id: number, url: string, timeoutMs: number): Promise<Throughput> {
+    const t = terminal(id)
+    const writer = new OutputWriter((data, parsed) => t.rawWrite(data, parsed))
+    const read = async (): Promise<Throughput> => {
+      const t0 = performance.now()
+      const reader = ((await pageFetch(url)).body as ReadableStream<Uint8Array>).getReader()
+      let bytes = 0
+      for (;;) {
+        const { value, done } = await reader.read()
+        if (done) break
+        bytes += value.length
+        writer.push(value)
+        await writer.room()
+      }
+      await new Promise<void>((resolve) => writer.push(new Uint8Array([0x20]), undefined, resolve))
+      return { ms: performance.now() - t0, bytes }
+    }
+    return within(timeoutMs, 'the baseline stream', read()).finally(() => writer.dispose())
   },
 
   /** How many StreamInput and SendInput calls the page has made so far. */
@@ -254,20 +376,36 @@ const bench = {
     return delays
   },
 
-  /** Ends terminal `id`'s shell (as closing its tab does) and disposes of the terminal. */
+  /** Ends terminal `id` (for the IDE's, its shell too, as closing its tab does). */
   async close(id: number): Promise<void> {
     const t = terminal(id)
-    const pid = t.instance.pid
     if (shown === t) shown = undefined
-    t.instance.dispose()
     terminals.delete(id)
-    if (pid !== undefined && session?.clients) {
-      await session.clients.process.sendSignal({
-        process: create(ProcessSelectorSchema, { selector: { case: 'pid', value: pid } }),
-        signal: Signal.SIGKILL,
-      })
-    }
+    await t.close()
   },
+}
+
+/** Bytes parsed, and how long it took. */
+export type Throughput = Pick<Timing, 'ms' | 'bytes'>
+
+/**
+ * Sends the baseline's keystrokes as the IDE's terminal would: over https, on one streamed
+ * upload (Chromium streams a request body over HTTP/2 only); over http, a request per key.
+ */
+function keySender(baseUrl: string, signal: AbortSignal): (data: string) => void {
+  const encoder = new TextEncoder()
+  if (!baseUrl.startsWith('https:')) {
+    return (data) => void pageFetch(`${baseUrl}/keys`, { method: 'POST', body: data, signal }).catch(() => {})
+  }
+  let upload: ReadableStreamDefaultController<Uint8Array> | undefined
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      upload = controller
+    },
+  })
+  const init: RequestInit & { duplex: 'half' } = { method: 'POST', body, duplex: 'half', signal }
+  pageFetch(`${baseUrl}/keys`, init).catch(() => {})
+  return (data) => upload?.enqueue(encoder.encode(data))
 }
 
 async function waitForPid(instance: TerminalInstance): Promise<void> {
@@ -277,19 +415,6 @@ async function waitForPid(instance: TerminalInstance): Promise<void> {
       throw new Error(`the shell did not start: ${JSON.stringify(status)}`)
     await new Promise((r) => setTimeout(r, 10))
   }
-}
-
-/** The first `size` bytes of `line\n` repeated (as `head -c`), each \n as \r\n (as a PTY sends it). */
-function ptyBytes(line: string, size: number): Uint8Array {
-  const unit = new TextEncoder().encode(`${line}\n`)
-  const out = new Uint8Array(size + Math.floor(size / unit.length))
-  let at = 0
-  for (let i = 0; i < size; i++) {
-    const byte = unit[i % unit.length] as number
-    if (byte === 10) out[at++] = 13
-    out[at++] = byte
-  }
-  return out
 }
 
 export type TerminalBench = typeof bench

@@ -19,6 +19,7 @@ import type { RunningPlatform } from '../../server/platform/platformServer'
 import type { TestPlatform } from '../../server/platform/testing/platformFixture'
 import { serveInFront, startBenchPlatform } from '../benchStack'
 import { type Figure, median } from '../table'
+import { type BaselineServer, startBaselineServer } from './baselineServer'
 import { benchPrompt } from './benchPrompt'
 
 const here = import.meta.dirname
@@ -149,13 +150,20 @@ function markerParsed(page: Page, id: number, ms: number) {
   return page.evaluate(({ id, ms }) => window.terminalBench.result(id, ms), { id, ms })
 }
 
-/** 1. Output throughput of a 32 MiB flood, and the same bytes written into the same xterm with no network. */
-async function throughput(page: Page, isolation: string): Promise<Figure[]> {
-  const deadline = new Deadline('throughput', 180_000)
+/**
+ * 1. Output throughput of a 32 MiB flood, the same bytes written into the same xterm with no
+ * network (the limit), and the same bytes from a trivial server read as the IDE reads a stream
+ * (the baseline: what the page and the network take, without a runtime, a PTY or the router).
+ */
+async function throughput(page: Page, isolation: string, baseline: BaselineServer): Promise<Figure[]> {
+  const deadline = new Deadline('throughput', 240_000)
   const { id, cols, rows, renderer } = await openTerminal(page, deadline)
   const streamed: number[] = []
   const written: number[] = []
   const ratios: number[] = []
+  const fromBaseline: number[] = []
+  const baselineRatios: number[] = []
+  const baselineUrl = `${baseline.url}/flood?${new URLSearchParams({ line: floodLine, bytes: String(floodBytes) })}`
   // One warm-up pair (it also fills the scrollback), then five, alternating so load hits both alike.
   for (let run = 0; run < 6; run++) {
     await page.evaluate(
@@ -172,10 +180,17 @@ async function throughput(page: Page, isolation: string): Promise<Figure[]> {
       ([id, line, size, ms]) => window.terminalBench.limit(id, line, size, ms),
       [id, floodLine, floodBytes, deadline.left()] as const,
     )
+    const plain = await page.evaluate(([id, url, ms]) => window.terminalBench.baselineStream(id, url, ms), [
+      id,
+      baselineUrl,
+      deadline.left(),
+    ] as const)
     if (run > 0) {
       streamed.push(mbPerSecond(flood))
       written.push(mbPerSecond(direct))
       ratios.push(mbPerSecond(flood) / mbPerSecond(direct))
+      fromBaseline.push(mbPerSecond(plain))
+      baselineRatios.push(mbPerSecond(plain) / mbPerSecond(direct))
     }
   }
   await page.evaluate((id) => window.terminalBench.close(id), id)
@@ -194,6 +209,13 @@ async function throughput(page: Page, isolation: string): Promise<Figure[]> {
       runs: written.length,
       note: '64 KiB writes into the same xterm, in the same run (issue: about 55 MB/s here)',
     },
+    {
+      name: 'baseline: same bytes from a trivial server, read as the IDE reads',
+      median: median(fromBaseline),
+      unit: 'MB/s',
+      runs: fromBaseline.length,
+      note: `ratio to limit ${median(baselineRatios).toFixed(2)}; no runtime, PTY or router: the page and the network alone`,
+    },
   ]
 }
 
@@ -201,28 +223,21 @@ async function throughput(page: Page, isolation: string): Promise<Figure[]> {
  * 2. Keydown to the echoed character parsed, at the shell's prompt. `over` names the way: plain
  * http (SendInput, a request per keystroke) or https (HTTP/2, where Chromium streams StreamInput).
  */
-async function echo(page: Page, over: 'http' | 'https'): Promise<Figure[]> {
-  const deadline = new Deadline('echo latency', 120_000)
+async function echo(page: Page, over: 'http' | 'https', baseline: BaselineServer): Promise<Figure[]> {
+  const deadline = new Deadline('echo latency', 180_000)
   const { id } = await openTerminal(page, deadline)
-  const keys = 200
-  const samples: number[] = []
-  for (let i = -10; i < keys; i++) {
-    if (i % 50 === 0) {
-      // Keep the line short: Ctrl-U (not timed), and let its redraw land.
-      await page.evaluate((id) => window.terminalBench.type(id, '\x15'), id)
-      await sleep(150)
-    }
-    const key = String.fromCharCode(97 + ((i + 26) % 26))
-    await page.evaluate(([id, key]) => window.terminalBench.arm(id, key, true), [id, key] as const)
-    await page.keyboard.press(key)
-    const timing = await markerParsed(page, id, Math.min(10_000, deadline.left()))
-    if (i >= 0) samples.push(timing.ms)
-    // A pause of a random part of a frame, so key presses do not lock to the frame clock.
-    await sleep(Math.random() * 17)
-  }
+  const samples = await keyEchoes(page, id, 200, deadline)
   const calls = await page.evaluate(() => window.terminalBench.inputCalls())
+  const legs = await keyLegs(page, id, over, deadline)
   await page.evaluate((id) => window.terminalBench.close(id), id)
+  const floor = await page.evaluate(([url, ms]) => window.terminalBench.openEchoBaseline(url, ms), [
+    baseline.url,
+    deadline.left(),
+  ] as const)
+  const baselineSamples = await keyEchoes(page, floor.id, 200, deadline)
+  await page.evaluate((id) => window.terminalBench.close(id), floor.id)
   const input = `${calls.StreamInput} StreamInput and ${calls.SendInput} SendInput calls`
+  const baselineWay = over === 'https' ? 'one streamed upload' : 'a request per key'
   return [
     {
       name: `echo latency over ${over}, keydown to echo parsed, p50`,
@@ -238,6 +253,105 @@ async function echo(page: Page, over: 'http' | 'https'): Promise<Figure[]> {
       runs: samples.length,
       note: 'goal < 6 ms on loopback',
     },
+    {
+      name: `baseline over ${over}: keys to a trivial server and back, p50`,
+      median: quantile(baselineSamples, 0.5),
+      unit: 'ms',
+      runs: baselineSamples.length,
+      note: `p95 ${quantile(baselineSamples, 0.95).toFixed(2)} ms; ${baselineWay}, no runtime, PTY or router; same page, same keys`,
+    },
+    ...legs,
+  ]
+}
+
+/**
+ * Keydown to the echoed character parsed in terminal `id`, for `keys` keys typed at its prompt
+ * (after ten not counted); returns the samples in ms.
+ */
+async function keyEchoes(page: Page, id: number, keys: number, deadline: Deadline): Promise<number[]> {
+  const samples: number[] = []
+  for (let i = -10; i < keys; i++) {
+    if (i % 50 === 0) {
+      // Keep the line short: Ctrl-U (not timed), and let its redraw land.
+      await page.evaluate((id) => window.terminalBench.type(id, '\x15'), id)
+      await sleep(150)
+    }
+    const key = String.fromCharCode(97 + ((i + 26) % 26))
+    await page.evaluate(([id, key]) => window.terminalBench.arm(id, key, true), [id, key] as const)
+    await page.keyboard.press(key)
+    const timing = await markerParsed(page, id, Math.min(10_000, deadline.left()))
+    if (i >= 0) samples.push(timing.ms)
+    // A pause of a random part of a frame, so key presses do not lock to the frame clock.
+    await sleep(Math.random() * 17)
+  }
+  return samples
+}
+
+/** A reader in the sandbox: the terminal raw, and for each byte read, its clock and the byte. */
+const keyReader = `
+import os, time, tty, termios
+saved = termios.tcgetattr(0)
+tty.setraw(0)
+os.write(1, b'reader-' + b'ready\\r\\n')
+try:
+    while True:
+        key = os.read(0, 1)
+        at = time.time_ns()
+        if key == b'\\x04':
+            break
+        os.write(1, b'R%d:%s\\r\\n' % (at, key))
+finally:
+    termios.tcsetattr(0, termios.TCSADRAIN, saved)
+`
+
+/**
+ * 2d. Echo in two legs: keydown to a program in the sandbox reading the key (the request's way
+ * in: the page's fetch or stream, the router, the runtime, the PTY), and from its read to its
+ * answer parsed in the page (the way out). The program prints the moment it read each key; the
+ * clocks are the shell's and the page's, as in 2c.
+ */
+async function keyLegs(
+  page: Page,
+  id: number,
+  over: 'http' | 'https',
+  deadline: Deadline,
+): Promise<Figure[]> {
+  await page.evaluate((id) => window.terminalBench.arm(id, 'reader-ready', false), id)
+  // In base64, so that no quoting of the shell's stands between the script and python.
+  const script = Buffer.from(keyReader).toString('base64')
+  // Ctrl-U first: the echo figure left its keys on the line.
+  const command = `\x15 python3 -c "$(echo ${script} | base64 -d)"\r`
+  await page.evaluate(([id, command]) => window.terminalBench.type(id, command), [id, command] as const)
+  await markerParsed(page, id, deadline.left())
+  const inward: number[] = []
+  const outward: number[] = []
+  const parse: number[] = []
+  for (let i = -5; i < 100; i++) {
+    const key = String.fromCharCode(97 + ((i + 26) % 26))
+    await page.evaluate(([id, key]) => window.terminalBench.arm(id, `:${key}\r\n`, true), [id, key] as const)
+    await page.keyboard.press(key)
+    const timing = await markerParsed(page, id, Math.min(10_000, deadline.left()))
+    const readAt = Number(timing.tail.match(new RegExp(`R(\\d+):${key}\r\n`))?.[1]) / 1e6
+    if (!(readAt > 0)) throw new Error(`no read time in ${JSON.stringify(timing.tail.slice(-80))}`)
+    if (i >= 0) {
+      inward.push(readAt - timing.startEpochMs)
+      outward.push(timing.ms - (readAt - timing.startEpochMs))
+      parse.push(timing.parseMs)
+    }
+    await sleep(Math.random() * 17)
+  }
+  await page.evaluate((id) => window.terminalBench.type(id, '\x04'), id)
+  const leg = (name: string, samples: number[]): Figure => ({
+    name: `key over ${over}, ${name}`,
+    median: median(samples),
+    unit: 'ms',
+    runs: samples.length,
+    note: `p95 ${quantile(samples, 0.95).toFixed(2)} ms; clocks of the sandbox and the page`,
+  })
+  return [
+    leg('keydown to read in the sandbox', inward),
+    leg('read in the sandbox to answer parsed', outward),
+    leg('of which term.write to parsed', parse),
   ]
 }
 
@@ -387,6 +501,7 @@ export async function terminalFigures(): Promise<Figure[]> {
   const outDir = mkdtempSync(join(tmpdir(), 'bench-terminal-page-'))
   let stack: TestPlatform | undefined
   let browser: Browser | undefined
+  let baseline: BaselineServer | undefined
   const figures: Figure[] = []
   try {
     await buildPage(outDir)
@@ -400,8 +515,10 @@ export async function terminalFigures(): Promise<Figure[]> {
     browser = await chromium.launch(chromiumLaunchOptions())
     const page = await openPage(browser, url, sandboxID)
     const isolation = `isolation: ${platform.launcher.isolation}`
-    figures.push(...(await attempt('terminal output throughput', () => throughput(page, isolation))))
-    figures.push(...(await attempt('echo latency over http', () => echo(page, 'http'))))
+    baseline = await startBaselineServer()
+    const plain = baseline
+    figures.push(...(await attempt('terminal output throughput', () => throughput(page, isolation, plain))))
+    figures.push(...(await attempt('echo latency over http', () => echo(page, 'http', plain))))
     figures.push(
       ...(await attempt('output latency over http', () =>
         outputLatency(page, 'http', ...runtimeTargets(platform, sandboxID)),
@@ -420,6 +537,7 @@ export async function terminalFigures(): Promise<Figure[]> {
   } finally {
     await browser?.close()
     await stack?.close()
+    await baseline?.close()
     rmSync(outDir, { recursive: true, force: true })
   }
   return figures
@@ -432,12 +550,15 @@ export async function terminalFigures(): Promise<Figure[]> {
  */
 async function echoOverHttps(browser: Browser, pageDir: string): Promise<Figure[]> {
   const stack = await startBenchPlatform({ maxSandboxes: 1, tls: true })
+  const { certificate } = stack.platform
+  if (!certificate) throw new Error('the --tls stack has no certificate')
+  const baseline = await startBaselineServer(certificate)
   try {
     servePage(stack.platform, pageDir)
     const { sandboxID } = await stack.platform.manager.create({})
     const page = await openPage(browser, `${stack.url}${pagePath}`, sandboxID, { ignoreHTTPSErrors: true })
     try {
-      const figures = await echo(page, 'https')
+      const figures = await echo(page, 'https', baseline)
       return [
         ...figures,
         ...(await outputLatency(page, 'https', ...runtimeTargets(stack.platform, sandboxID))),
@@ -447,5 +568,6 @@ async function echoOverHttps(browser: Browser, pageDir: string): Promise<Figure[
     }
   } finally {
     await stack.close()
+    await baseline.close()
   }
 }
