@@ -4,7 +4,7 @@ import type { SandboxSession } from '../../sandbox/SandboxSession'
 import { reportErrors } from '../../ui/notifications'
 import { FileTree } from './fileTree'
 
-/** Lists a folder into the tree, with the runtime's message on failure. */
+/** Lists a folder into the tree, with the runtime's message on failure while the sandbox runs. */
 export async function loadDir(session: SandboxSession, tree: FileTree, path: string): Promise<void> {
   const clients = session.clients
   if (!clients) return
@@ -14,6 +14,9 @@ export async function loadDir(session: SandboxSession, tree: FileTree, path: str
     tree.setListing(path, entries)
   } catch (err) {
     tree.setLoading(path, false)
+    // While the sandbox is not running (reconnecting, paused) the toolbar says so, and the watch
+    // lists what is open again once it is back: a notice per folder would only cover the page.
+    if (session.getSnapshot().state.kind !== 'running') return
     await reportErrors(`Listing ${path} failed`, () => Promise.reject(err))
   }
 }
