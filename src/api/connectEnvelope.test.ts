@@ -1,5 +1,6 @@
 import { Code } from '@connectrpc/connect'
 import { describe, expect, it } from 'vitest'
+import { concatBytes } from './concatBytes'
 import {
   decodeEnvelopes,
   EnvelopeSplitter,
@@ -11,16 +12,6 @@ import {
 
 const bytes = (s: string) => new TextEncoder().encode(s)
 const text = (b: Uint8Array) => new TextDecoder().decode(b)
-
-function concat(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
-}
 
 const endOf = (json: unknown) => encodeEnvelope(bytes(JSON.stringify(json)), endStreamFlag)
 
@@ -34,7 +25,10 @@ describe('Connect envelopes', () => {
   })
 
   it('reads back what it wrote, and refuses bytes that do not frame', () => {
-    const body = concat(encodeEnvelope(bytes('{}')), endOf({ error: { code: 'not_found', message: 'gone' } }))
+    const body = concatBytes([
+      encodeEnvelope(bytes('{}')),
+      endOf({ error: { code: 'not_found', message: 'gone' } }),
+    ])
     const envelopes = decodeEnvelopes(body)
     expect(envelopes.map((e) => e.flags)).toEqual([0, endStreamFlag])
     expect(JSON.parse(text(envelopes[1]?.payload ?? new Uint8Array()))).toEqual({
@@ -46,7 +40,7 @@ describe('Connect envelopes', () => {
 
   it('splits a body that arrives in pieces cut anywhere, the same as whole', () => {
     const messages = ['a', '', 'bc'.repeat(1000), 'd'].map((m) => encodeEnvelope(bytes(m)))
-    const body = concat(...messages, endOf({}))
+    const body = concatBytes([...messages, endOf({})])
     const whole = decodeEnvelopes(body).map((e) => [e.flags, text(e.payload)])
     for (const size of [1, 2, 5, 7, 64, 1999, body.length]) {
       const splitter = new EnvelopeSplitter()
@@ -60,7 +54,7 @@ describe('Connect envelopes', () => {
   })
 
   it('hands out payloads within one piece as views of it, not copies', () => {
-    const piece = concat(encodeEnvelope(bytes('xyz')), encodeEnvelope(bytes('w')))
+    const piece = concatBytes([encodeEnvelope(bytes('xyz')), encodeEnvelope(bytes('w'))])
     const [first, second] = new EnvelopeSplitter().push(piece)
     expect(first?.payload.buffer).toBe(piece.buffer)
     expect(second?.payload.byteOffset).toBe(13)
@@ -68,7 +62,7 @@ describe('Connect envelopes', () => {
 
   it('says where a body that stops inside an envelope stopped', () => {
     const splitter = new EnvelopeSplitter()
-    splitter.push(concat(encodeEnvelope(bytes('ok')), encodeEnvelope(bytes('cut')).subarray(0, 6)))
+    splitter.push(concatBytes([encodeEnvelope(bytes('ok')), encodeEnvelope(bytes('cut')).subarray(0, 6)]))
     expect(() => splitter.end()).toThrow(/envelope at byte 7 is cut short/)
   })
 })

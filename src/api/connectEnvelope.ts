@@ -1,5 +1,6 @@
 import { Code, ConnectError } from '@connectrpc/connect'
 import { codeFromHttpStatus } from '@connectrpc/connect/protocol-connect'
+import { concatBytes } from './concatBytes'
 
 // The few pieces of the Connect streaming protocol the hand-written calls need (connect-web
 // cannot send a client stream, and reads server streams a message at a time through several
@@ -41,7 +42,7 @@ export class EnvelopeSplitter {
 
   /** The envelopes completed by `chunk`, in order. */
   push(chunk: Uint8Array): Envelope[] {
-    const bytes = this.rest ? join(this.rest, chunk) : chunk
+    const bytes = this.rest ? concatBytes([this.rest, chunk]) : chunk
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
     const out: Envelope[] = []
     let at = 0
@@ -63,13 +64,6 @@ export class EnvelopeSplitter {
     if (rest.length < 5) throw new Error(`truncated envelope header at byte ${this.offset}`)
     throw new Error(`envelope at byte ${this.offset} is cut short`)
   }
-}
-
-function join(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length)
-  out.set(a)
-  out.set(b, a.length)
-  return out
 }
 
 /** A Connect code from its wire name (`invalid_argument`); Unknown for anything else. */

@@ -2,6 +2,7 @@ import { create, fromBinary, toBinary } from '@bufbuild/protobuf'
 import { Code, ConnectError } from '@connectrpc/connect'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ConnectRequestSchema, type ProcessEvent, StartResponseSchema } from '../gen/process_pb'
+import { concatBytes } from './concatBytes'
 import { decodeEnvelopes, encodeEnvelope, endStreamFlag } from './connectEnvelope'
 import { readProcessStream } from './processStream'
 
@@ -53,16 +54,6 @@ function serve(pieces: Uint8Array[], init: ResponseInit = {}) {
   return seen
 }
 
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
-}
-
 const outputOf = (events: ProcessEvent[]) =>
   events.map((e) =>
     e.event.case === 'data' ? new TextDecoder().decode(e.event.value.output.value) : `<${e.event.case}>`,
@@ -101,7 +92,12 @@ describe('readProcessStream', () => {
   })
 
   it('hands over every event in order, however the body is cut, with a wait for room after each', async () => {
-    const body = concat(startEnvelope(42), dataEnvelope('hello '), dataEnvelope('world'), endEnvelope())
+    const body = concatBytes([
+      startEnvelope(42),
+      dataEnvelope('hello '),
+      dataEnvelope('world'),
+      endEnvelope(),
+    ])
     for (const size of [1, 3, 9, body.length]) {
       const pieces: Uint8Array[] = []
       for (let at = 0; at < body.length; at += size) pieces.push(body.slice(at, at + size))

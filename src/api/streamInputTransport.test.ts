@@ -1,5 +1,6 @@
 import { Code, ConnectError } from '@connectrpc/connect'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { concatBytes } from './concatBytes'
 import { decodeEnvelopes, encodeEnvelope, endStreamFlag } from './connectEnvelope'
 import {
   maxMessageBytes,
@@ -14,14 +15,7 @@ const target = { runtimeUrl: 'https://49983-abc.localhost:8787', accessToken: 's
 
 /** A Connect streaming response body: the message, then the end-of-stream envelope. */
 function connectBody(end: unknown = {}): Uint8Array<ArrayBuffer> {
-  const parts = [encodeEnvelope(bytes('{}')), encodeEnvelope(bytes(JSON.stringify(end)), endStreamFlag)]
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
+  return concatBytes([encodeEnvelope(bytes('{}')), encodeEnvelope(bytes(JSON.stringify(end)), endStreamFlag)])
 }
 
 /**

@@ -1,3 +1,5 @@
+import { concatBytes } from '../api/concatBytes'
+
 /** Bytes handed to the terminal but not yet parsed, above which reading the stream stops... */
 export const pauseAboveBytes = 256 * 1024
 /** ...and below which it goes on. */
@@ -89,7 +91,7 @@ export class OutputWriter {
   private flush(): void {
     if (this.disposed || this.queued.length === 0) return
     const chunks = this.take(maxWriteBytes)
-    const data = chunks.length === 1 ? (chunks[0] as Chunk).data : concat(chunks)
+    const data = chunks.length === 1 ? (chunks[0] as Chunk).data : concatBytes(chunks.map((c) => c.data))
     this.pendingBytes += data.length
     this.write(data, () => {
       this.pendingBytes -= data.length
@@ -124,14 +126,4 @@ export class OutputWriter {
   private release(): void {
     if (this.backlog < resumeBelowBytes) for (const w of this.waiters.splice(0)) w()
   }
-}
-
-function concat(chunks: Chunk[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((sum, { data }) => sum + data.length, 0))
-  let at = 0
-  for (const { data } of chunks) {
-    out.set(data, at)
-    at += data.length
-  }
-  return out
 }
