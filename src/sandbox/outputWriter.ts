@@ -24,9 +24,10 @@ interface Chunk {
  * Output on its way into a terminal emulator. Written at once while the emulator has little to
  * parse (a keystroke's echo waits for nothing), otherwise gathered and written in pieces of up to
  * `maxWriteBytes` as soon as the emulator is through most of what it has: the emulator is never
- * idle while output waits, and never takes a write per chunk during a flood. The bytes written but not yet parsed are counted
- * through the emulator's write callbacks, and `room()` waits while too much is pending, so whoever
- * reads the stream stops reading and the backpressure reaches the sandbox.
+ * idle while output waits, and never takes a write per chunk during a flood. The bytes written
+ * but not yet parsed are counted through the emulator's write callbacks, and `room()` waits while
+ * too much is pending, so whoever reads the stream stops reading and the backpressure reaches the
+ * sandbox.
  *
  * Nothing here waits for an animation frame: frames come slowly while a flood is being drawn (or
  * never, in a hidden tab), and output written only at frames would be parsed only at their pace.
