@@ -60,6 +60,20 @@ describe('Connect envelopes', () => {
     expect(second?.payload.byteOffset).toBe(13)
   })
 
+  it('puts an envelope cut across pieces together, and still hands out views after it', () => {
+    const cut = encodeEnvelope(bytes('0123456789'))
+    const splitter = new EnvelopeSplitter()
+    expect(splitter.push(cut.subarray(0, 3))).toEqual([])
+    expect(splitter.push(cut.subarray(3, 9))).toEqual([])
+    const last = concatBytes([cut.subarray(9), encodeEnvelope(bytes('next'))])
+    const [whole, next] = splitter.push(last)
+    expect(text(whole?.payload ?? new Uint8Array())).toBe('0123456789')
+    expect(whole?.payload.buffer).not.toBe(last.buffer)
+    expect(text(next?.payload ?? new Uint8Array())).toBe('next')
+    expect(next?.payload.buffer).toBe(last.buffer)
+    splitter.end()
+  })
+
   it('says where a body that stops inside an envelope stopped', () => {
     const splitter = new EnvelopeSplitter()
     splitter.push(concatBytes([encodeEnvelope(bytes('ok')), encodeEnvelope(bytes('cut')).subarray(0, 6)]))

@@ -34,35 +34,69 @@ export function decodeEnvelopes(body: Uint8Array): Envelope[] {
 
 /**
  * Splits a body that arrives in pieces into envelopes. A payload that lies within one piece is
- * a view of it, not a copy; only an envelope cut across pieces is put together.
+ * a view of it, not a copy. An envelope cut across pieces is held as views of them until its
+ * last byte arrives, then copied once, at its own size: a terminal flood's envelopes are large
+ * and its pieces cut them anywhere, and copying what is held at every piece would copy each
+ * byte many times, in fresh large buffers that the page's allocator maps and unmaps.
  */
 export class EnvelopeSplitter {
-  private rest: Uint8Array | undefined
+  /** The start of an envelope not complete yet, as views of the pieces that brought it. */
+  private held: Uint8Array[] = []
+  private heldBytes = 0
+  /** Where the next envelope starts in the body, for error messages. */
   private offset = 0
 
   /** The envelopes completed by `chunk`, in order. */
   push(chunk: Uint8Array): Envelope[] {
-    const bytes = this.rest ? concatBytes([this.rest, chunk]) : chunk
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
     const out: Envelope[] = []
     let at = 0
-    while (bytes.length - at >= 5) {
+    if (this.heldBytes > 0) {
+      this.held.push(chunk)
+      this.heldBytes += chunk.length
+      const size = this.heldSize()
+      if (size === undefined || this.heldBytes < size) return out
+      // Everything held before `chunk` belongs to this envelope; `chunk` brings the rest.
+      at = size - (this.heldBytes - chunk.length)
+      const envelope = concatBytes([...this.held.slice(0, -1), chunk.subarray(0, at)])
+      out.push({ flags: envelope[0] as number, payload: envelope.subarray(5) })
+      this.offset += size
+      this.held = []
+      this.heldBytes = 0
+    }
+    const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+    while (chunk.length - at >= 5) {
       const end = at + 5 + view.getUint32(at + 1, false)
-      if (end > bytes.length) break
-      out.push({ flags: bytes[at] as number, payload: bytes.subarray(at + 5, end) })
+      if (end > chunk.length) break
+      out.push({ flags: chunk[at] as number, payload: chunk.subarray(at + 5, end) })
+      this.offset += end - at
       at = end
     }
-    this.offset += at
-    this.rest = at < bytes.length ? bytes.slice(at) : undefined
+    if (at < chunk.length) {
+      this.held = [chunk.subarray(at)]
+      this.heldBytes = chunk.length - at
+    }
     return out
   }
 
   /** The body ended: throws when it stopped inside an envelope. */
   end(): void {
-    const rest = this.rest
-    if (!rest) return
-    if (rest.length < 5) throw new Error(`truncated envelope header at byte ${this.offset}`)
+    if (this.heldBytes === 0) return
+    if (this.heldBytes < 5) throw new Error(`truncated envelope header at byte ${this.offset}`)
     throw new Error(`envelope at byte ${this.offset} is cut short`)
+  }
+
+  /** The held envelope's whole size, once its 5-byte header is in. */
+  private heldSize(): number | undefined {
+    if (this.heldBytes < 5) return undefined
+    const header = new Uint8Array(5)
+    let filled = 0
+    for (const piece of this.held) {
+      if (filled === 5) break
+      const part = piece.subarray(0, 5 - filled)
+      header.set(part, filled)
+      filled += part.length
+    }
+    return 5 + new DataView(header.buffer).getUint32(1, false)
   }
 }
 

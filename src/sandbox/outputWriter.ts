@@ -1,5 +1,3 @@
-import { concatBytes } from '../api/concatBytes'
-
 /** Bytes handed to the terminal but not yet parsed, above which reading the stream stops... */
 export const pauseAboveBytes = 256 * 1024
 /** ...and below which it goes on. */
@@ -22,12 +20,12 @@ interface Chunk {
 
 /**
  * Output on its way into a terminal emulator. Written at once while the emulator has little to
- * parse (a keystroke's echo waits for nothing), otherwise gathered and written in pieces of up to
- * `maxWriteBytes` as soon as the emulator is through most of what it has: the emulator is never
- * idle while output waits, and never takes a write per chunk during a flood. The bytes written
- * but not yet parsed are counted through the emulator's write callbacks, and `room()` waits while
- * too much is pending, so whoever reads the stream stops reading and the backpressure reaches the
- * sandbox.
+ * parse (a keystroke's echo waits for nothing), otherwise gathered and handed over, up to
+ * `maxWriteBytes` at a time, as soon as the emulator is through most of what it has: the emulator
+ * is never idle while output waits, and never holds a large backlog of unparsed writes. The
+ * bytes written but not yet parsed are counted through the emulator's write callbacks, and
+ * `room()` waits while too much is pending, so whoever reads the stream stops reading and the
+ * backpressure reaches the sandbox.
  *
  * Nothing here waits for an animation frame: frames come slowly while a flood is being drawn (or
  * never, in a hidden tab), and output written only at frames would be parsed only at their pace.
@@ -89,17 +87,22 @@ export class OutputWriter {
     for (const w of this.waiters.splice(0)) w()
   }
 
+  /**
+   * Writes the next `maxWriteBytes` of the queue, a piece at a time: xterm takes a write per
+   * piece as cheaply as one, and joining them would copy every byte once more.
+   */
   private flush(): void {
     if (this.disposed || this.queued.length === 0) return
-    const chunks = this.take(maxWriteBytes)
-    const data = chunks.length === 1 ? (chunks[0] as Chunk).data : concatBytes(chunks.map((c) => c.data))
-    this.pendingBytes += data.length
-    this.write(data, () => {
-      this.pendingBytes -= data.length
-      for (const chunk of chunks) chunk.parsed?.()
-      if (this.pendingBytes < writeAheadBytes) this.flush()
-      this.release()
-    })
+    for (const chunk of this.take(maxWriteBytes)) {
+      const bytes = chunk.data.length
+      this.pendingBytes += bytes
+      this.write(chunk.data, () => {
+        this.pendingBytes -= bytes
+        chunk.parsed?.()
+        if (this.pendingBytes < writeAheadBytes) this.flush()
+        this.release()
+      })
+    }
   }
 
   /** The first `limit` bytes of the queue, the chunk it cuts split (its callback stays with its end). */
