@@ -2,7 +2,8 @@
 // OutputWriter → TerminalInstance's xterm), built by Vite like the IDE and served by the platform
 // on the IDE's origin, with one thin probe: each terminal's write callbacks (the moment xterm has
 // parsed a chunk) are counted and their last bytes searched for markers. terminal.bench.ts drives
-// it through `window.terminalBench`; keys come from Playwright as real keydowns. Beside the IDE's
+// it through `window.terminalBench`; keys come as real keydowns over the DevTools protocol
+// (bench/bareChromium.ts, with no Playwright attached to add to each request). Beside the IDE's
 // terminals it opens baselines: a bare xterm whose keys a trivial server echoes (baselineServer.ts).
 import '@xterm/xterm/css/xterm.css'
 import { create } from '@bufbuild/protobuf'

@@ -8,15 +8,16 @@
 // with Vite, like the IDE, and adds one probe on each terminal's write callbacks. The page is
 // served by the platform's own server on its origin (a path in front of its handler), so
 // `/ide/api`, the runtime URLs and the stream host shards are exactly what the IDE gets: headless
-// Debian Chromium → loopback → router → a bubblewrap sandbox's runtime → a PTY.
+// Debian Chromium → loopback → router → a bubblewrap sandbox's runtime → a PTY. Chromium is
+// driven over bare DevTools (bench/bareChromium.ts), not Playwright, whose per-request events
+// would be counted in every keystroke's echo.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Browser, chromium, type Page } from '@playwright/test'
 import { build } from 'vite'
-import { chromiumLaunchOptions } from '../../e2e/chromium'
 import type { RunningPlatform } from '../../server/platform/platformServer'
 import type { TestPlatform } from '../../server/platform/testing/platformFixture'
+import { type BareChromium, type BarePage, launchBareChromium } from '../bareChromium'
 import { serveInFront, startBenchPlatform } from '../benchStack'
 import { type Figure, median } from '../table'
 import { type BaselineServer, startBaselineServer } from './baselineServer'
@@ -127,26 +128,22 @@ async function attempt(what: string, measure: () => Promise<Figure[]>): Promise<
 }
 
 async function openPage(
-  browser: Browser,
+  browser: BareChromium,
   url: string,
   sandboxId: string,
   { ignoreHTTPSErrors = false } = {},
-): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ignoreHTTPSErrors })
-  const page = await context.newPage()
-  page.on('close', () => void context.close())
-  page.on('pageerror', (err) => console.error(`terminal bench page: ${err.message}`))
-  await page.goto(url)
+): Promise<BarePage> {
+  const page = await browser.newPage(url, { ignoreHTTPSErrors })
   await page.evaluate((id) => window.terminalBench.connect(id, 30_000), sandboxId)
   return page
 }
 
-async function openTerminal(page: Page, deadline: Deadline) {
+async function openTerminal(page: BarePage, deadline: Deadline) {
   return page.evaluate((ms) => window.terminalBench.open(ms), deadline.left())
 }
 
 /** Waits for the armed marker of terminal `id`, at most `ms`. */
-function markerParsed(page: Page, id: number, ms: number) {
+function markerParsed(page: BarePage, id: number, ms: number) {
   return page.evaluate(({ id, ms }) => window.terminalBench.result(id, ms), { id, ms })
 }
 
@@ -155,7 +152,7 @@ function markerParsed(page: Page, id: number, ms: number) {
  * network (the limit), and the same bytes from a trivial server read as the IDE reads a stream
  * (the baseline: what the page and the network take, without a runtime, a PTY or the router).
  */
-async function throughput(page: Page, isolation: string, baseline: BaselineServer): Promise<Figure[]> {
+async function throughput(page: BarePage, isolation: string, baseline: BaselineServer): Promise<Figure[]> {
   const deadline = new Deadline('throughput', 240_000)
   const { id, cols, rows, renderer } = await openTerminal(page, deadline)
   const streamed: number[] = []
@@ -173,7 +170,7 @@ async function throughput(page: Page, isolation: string, baseline: BaselineServe
       },
       [id, floodCommand, floodEnd] as const,
     )
-    await page.keyboard.press('Enter')
+    await page.press('Enter')
     const flood = await markerParsed(page, id, deadline.left())
     await sleep(300) // the prompt after the marker, and nothing else in flight
     const direct = await page.evaluate(
@@ -223,7 +220,7 @@ async function throughput(page: Page, isolation: string, baseline: BaselineServe
  * 2. Keydown to the echoed character parsed, at the shell's prompt. `over` names the way: plain
  * http (SendInput, a request per keystroke) or https (HTTP/2, where Chromium streams StreamInput).
  */
-async function echo(page: Page, over: 'http' | 'https', baseline: BaselineServer): Promise<Figure[]> {
+async function echo(page: BarePage, over: 'http' | 'https', baseline: BaselineServer): Promise<Figure[]> {
   const deadline = new Deadline('echo latency', 180_000)
   const { id } = await openTerminal(page, deadline)
   const samples = await keyEchoes(page, id, 200, deadline)
@@ -268,7 +265,7 @@ async function echo(page: Page, over: 'http' | 'https', baseline: BaselineServer
  * Keydown to the echoed character parsed in terminal `id`, for `keys` keys typed at its prompt
  * (after ten not counted); returns the samples in ms.
  */
-async function keyEchoes(page: Page, id: number, keys: number, deadline: Deadline): Promise<number[]> {
+async function keyEchoes(page: BarePage, id: number, keys: number, deadline: Deadline): Promise<number[]> {
   const samples: number[] = []
   for (let i = -10; i < keys; i++) {
     if (i % 50 === 0) {
@@ -278,7 +275,7 @@ async function keyEchoes(page: Page, id: number, keys: number, deadline: Deadlin
     }
     const key = String.fromCharCode(97 + ((i + 26) % 26))
     await page.evaluate(([id, key]) => window.terminalBench.arm(id, key, true), [id, key] as const)
-    await page.keyboard.press(key)
+    await page.press(key)
     const timing = await markerParsed(page, id, Math.min(10_000, deadline.left()))
     if (i >= 0) samples.push(timing.ms)
     // A pause of a random part of a frame, so key presses do not lock to the frame clock.
@@ -311,7 +308,7 @@ finally:
  * clocks are the shell's and the page's, as in 2c.
  */
 async function keyLegs(
-  page: Page,
+  page: BarePage,
   id: number,
   over: 'http' | 'https',
   deadline: Deadline,
@@ -329,7 +326,7 @@ async function keyLegs(
   for (let i = -5; i < 100; i++) {
     const key = String.fromCharCode(97 + ((i + 26) % 26))
     await page.evaluate(([id, key]) => window.terminalBench.arm(id, `:${key}\r\n`, true), [id, key] as const)
-    await page.keyboard.press(key)
+    await page.press(key)
     const timing = await markerParsed(page, id, Math.min(10_000, deadline.left()))
     const readAt = Number(timing.tail.match(new RegExp(`R(\\d+):${key}\r\n`))?.[1]) / 1e6
     if (!(readAt > 0)) throw new Error(`no read time in ${JSON.stringify(timing.tail.slice(-80))}`)
@@ -362,7 +359,7 @@ async function keyLegs(
  * router's share shows.
  */
 async function outputLatency(
-  page: Page,
+  page: BarePage,
   over: 'http' | 'https',
   targets: { router: string; runtime?: string },
   accessToken: string,
@@ -386,7 +383,7 @@ async function outputLatency(
 }
 
 /** 3. Ctrl-C while `yes` floods the terminal, to the prompt parsed again. */
-async function interrupt(page: Page): Promise<Figure[]> {
+async function interrupt(page: BarePage): Promise<Figure[]> {
   const deadline = new Deadline('Ctrl-C during yes', 120_000)
   const { id } = await openTerminal(page, deadline)
   const samples: number[] = []
@@ -402,7 +399,7 @@ async function interrupt(page: Page): Promise<Figure[]> {
       id,
       prompt: benchPrompt,
     })
-    await page.keyboard.press('Control+C')
+    await page.press('Control+C')
     const timing = await markerParsed(page, id, Math.min(10_000, deadline.left()))
     if (run > 0) {
       samples.push(timing.ms)
@@ -428,26 +425,25 @@ async function interrupt(page: Page): Promise<Figure[]> {
  * scrollback lives, and Performance.getMetrics' JSHeapUsedSize leaves it out), and the
  * renderer's RSS (/proc).
  */
-async function pageMemory(page: Page) {
-  const cdp = await page.context().newCDPSession(page)
-  try {
-    await cdp.send('HeapProfiler.collectGarbage')
-    const usage = await cdp.send('Runtime.getHeapUsage')
-    const rss = rendererRss()
-    return {
-      js: usage.usedSize + usage.backingStorageSize,
-      v8: usage.usedSize,
-      buffers: usage.backingStorageSize,
-      rss: rss.bytes,
-      renderers: rss.renderers,
-    }
-  } finally {
-    await cdp.detach()
+async function pageMemory(page: BarePage) {
+  await page.cdp.HeapProfiler.collectGarbage()
+  // backingStorageSize is newer than the protocol types' version.
+  const usage = (await page.cdp.Runtime.getHeapUsage()) as unknown as {
+    usedSize: number
+    backingStorageSize: number
+  }
+  const rss = rendererRss()
+  return {
+    js: usage.usedSize + usage.backingStorageSize,
+    v8: usage.usedSize,
+    buffers: usage.backingStorageSize,
+    rss: rss.bytes,
+    renderers: rss.renderers,
   }
 }
 
 /** 4. A fresh page with eight terminals, each holding a full 10,000-line scrollback. */
-async function memory(browser: Browser, url: string, sandboxId: string): Promise<Figure[]> {
+async function memory(browser: BareChromium, url: string, sandboxId: string): Promise<Figure[]> {
   const deadline = new Deadline('memory of eight terminals', 180_000)
   const page = await openPage(browser, url, sandboxId)
   try {
@@ -500,7 +496,7 @@ async function memory(browser: Browser, url: string, sandboxId: string): Promise
 export async function terminalFigures(): Promise<Figure[]> {
   const outDir = mkdtempSync(join(tmpdir(), 'bench-terminal-page-'))
   let stack: TestPlatform | undefined
-  let browser: Browser | undefined
+  let browser: BareChromium | undefined
   let baseline: BaselineServer | undefined
   const figures: Figure[] = []
   try {
@@ -512,7 +508,7 @@ export async function terminalFigures(): Promise<Figure[]> {
     if (!created.ok) throw new Error(`creating the sandbox: ${created.status} ${await created.text()}`)
     const { sandboxID } = (await created.json()) as { sandboxID: string }
     const url = `${platform.url}${pagePath}`
-    browser = await chromium.launch(chromiumLaunchOptions())
+    browser = await launchBareChromium()
     const page = await openPage(browser, url, sandboxID)
     const isolation = `isolation: ${platform.launcher.isolation}`
     baseline = await startBaselineServer()
@@ -527,12 +523,12 @@ export async function terminalFigures(): Promise<Figure[]> {
     figures.push(...(await attempt('Ctrl-C during yes', () => interrupt(page))))
     await page.close()
     figures.push(
-      ...(await attempt('memory of eight terminals', () => memory(browser as Browser, url, sandboxID))),
+      ...(await attempt('memory of eight terminals', () => memory(browser as BareChromium, url, sandboxID))),
     )
     await stack.close()
     stack = undefined
     figures.push(
-      ...(await attempt('echo latency over https', () => echoOverHttps(browser as Browser, outDir))),
+      ...(await attempt('echo latency over https', () => echoOverHttps(browser as BareChromium, outDir))),
     )
   } finally {
     await browser?.close()
@@ -548,7 +544,7 @@ export async function terminalFigures(): Promise<Figure[]> {
  * keystrokes over StreamInput. The browser is told to accept the stack's self-signed certificate,
  * as a user does once (or trusts it, see the README).
  */
-async function echoOverHttps(browser: Browser, pageDir: string): Promise<Figure[]> {
+async function echoOverHttps(browser: BareChromium, pageDir: string): Promise<Figure[]> {
   const stack = await startBenchPlatform({ maxSandboxes: 1, tls: true })
   const { certificate } = stack.platform
   if (!certificate) throw new Error('the --tls stack has no certificate')
