@@ -319,7 +319,7 @@ test('an open file renamed outside the IDE follows its new path, a moved folder 
   expect(await files.read(`${home}/dir-b/inner.txt`)).toBe('inside\nin b')
 })
 
-test('a click in the explorer opens a file; renaming it there keeps its unsaved text on the new path', async ({
+test('a click in the explorer opens a file and keeps the keyboard there; renaming it there keeps its unsaved text on the new path', async ({
   page,
 }) => {
   await files.write(`${home}/from-tree.md`, '# title\n')
@@ -328,6 +328,13 @@ test('a click in the explorer opens a file; renaming it there keeps its unsaved 
   await explorer.item('from-tree.md').click()
   await expect(editor.tab('from-tree.md')).toHaveAttribute('aria-selected', 'true')
   await editor.editable()
+  // The click left the keyboard in the tree, even once the file loaded: F2 renames there.
+  await page.keyboard.press('F2')
+  await expect(explorer.panel.getByRole('textbox')).toBeFocused()
+  await page.keyboard.press('Escape')
+  // Enter opens into the editor.
+  await page.keyboard.press('Enter')
+  await expect(editor.editor.getByRole('textbox')).toBeFocused()
   await editor.typeAtEnd('unsaved line')
 
   await explorer.select('from-tree.md')

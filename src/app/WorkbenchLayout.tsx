@@ -67,7 +67,7 @@ export function WorkbenchLayout({
               session={session}
               explorer={{
                 watch,
-                onOpenFile: (path) => void editor?.open(path),
+                onOpenFile: (path, options) => void editor?.open(path, options),
                 onOpenTerminal: (cwd) => {
                   showTerminal()
                   terminals?.create({ cwd })

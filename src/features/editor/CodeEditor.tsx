@@ -36,6 +36,7 @@ export function CodeEditor({
   readOnlyReason,
   theme,
   focusRequest,
+  takeFocus,
   hidden,
 }: {
   buffer: TextBuffer | undefined
@@ -43,6 +44,8 @@ export function CodeEditor({
   readOnlyReason: string | undefined
   theme: 'light' | 'dark'
   focusRequest: number
+  /** Whether a focus request is still to be honoured; true once per request. */
+  takeFocus: () => boolean
   hidden: boolean
 }) {
   const host = useRef<HTMLDivElement>(null)
@@ -98,10 +101,10 @@ export function CodeEditor({
     void loadMonaco().then(({ monaco }) => monaco.editor.setTheme(theme === 'dark' ? 'vs-dark' : 'vs'))
   }, [editor, theme])
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: focus follows each request for it
+  // biome-ignore lint/correctness/useExhaustiveDependencies: asks at each chance to take focus; takeFocus says whether to
   useEffect(() => {
-    if (editor && buffer && !hidden) editor.focus()
-  }, [editor, focusRequest])
+    if (editor && buffer && !hidden && takeFocus()) editor.focus()
+  }, [editor, buffer, hidden, focusRequest])
 
   return (
     <div className="code-editor" hidden={hidden}>

@@ -123,6 +123,7 @@ function OpenFiles({
                 readOnlyReason={readOnlyReason}
                 theme={theme}
                 focusRequest={snap.focusRequest}
+                takeFocus={() => manager.takeFocusRequest()}
                 hidden={active?.view !== 'text' || !!comparing}
               />
             )}

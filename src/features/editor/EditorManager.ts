@@ -80,6 +80,8 @@ interface Doc {
   /** Loads, checks and saves of one file run one after the other. */
   queue: Promise<void>
   checkQueued: boolean
+  /** Whether the editor takes the keyboard once the file is loaded. */
+  focusOnLoad: boolean
 }
 
 /** What the disk holds compared with what the buffer was loaded from. */
@@ -108,7 +110,9 @@ export class EditorManager {
   private activeId: string | undefined
   private closing: string | undefined
   private quickOpen = false
+  /** Requests for the editor to take the keyboard, and the last one it took (or an open cancelled). */
   private focusRequest = 0
+  private focusTaken = 0
   private counter = 0
   private snapshot: EditorSnapshot = {
     documents: [],
@@ -158,18 +162,34 @@ export class EditorManager {
     return undefined
   }
 
+  /**
+   * Whether the editor should take the keyboard now: true once for each request made since the
+   * last it took. The editor asks whenever it could (shown, with a buffer), so a request made
+   * before it was ready is not lost, and one already taken is not taken again.
+   */
+  takeFocusRequest(): boolean {
+    if (this.focusTaken === this.focusRequest) return false
+    this.focusTaken = this.focusRequest
+    return true
+  }
+
   /** Listens to saves that reached the disk; returns a function that stops listening. */
   onSaved(listener: (path: string) => void): () => void {
     this.savedListeners.add(listener)
     return () => this.savedListeners.delete(listener)
   }
 
-  /** Opens `path` (absolute, or relative to the home folder) in a tab, or shows its tab if open. */
-  open(path: string): Promise<void> {
+  /**
+   * Opens `path` (absolute, or relative to the home folder) in a tab, or shows its tab if open.
+   * With `focus: false` (a click in the explorer) the keyboard stays where it is, and a focus
+   * still pending from an earlier open is dropped: the user has moved on.
+   */
+  open(path: string, { focus = true }: { focus?: boolean } = {}): Promise<void> {
+    if (!focus) this.focusTaken = this.focusRequest
     const existing = this.docs.find((d) => d.path === path)
     if (existing) {
       this.activeId = existing.id
-      this.focusRequest++
+      if (focus) this.focusRequest++
       this.emit()
       return existing.queue
     }
@@ -190,6 +210,7 @@ export class EditorManager {
       conflict: undefined,
       queue: Promise.resolve(),
       checkQueued: false,
+      focusOnLoad: focus,
     }
     this.docs.push(doc)
     this.activeId = doc.id
@@ -444,7 +465,7 @@ export class EditorManager {
       doc.buffer = createTextBuffer(text, doc.path, doc.reduced)
       doc.stopDirty = doc.buffer.onDirtyChange(() => this.emit())
       doc.view = 'text'
-      this.focusRequest++
+      if (doc.focusOnLoad && this.activeId === doc.id) this.focusRequest++
     } catch (err) {
       doc.view = 'error'
       doc.error = errorMessage(err)

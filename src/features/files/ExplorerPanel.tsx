@@ -16,7 +16,8 @@ import { loadDir, useFileTree } from './useFileTree'
 export interface ExplorerProps {
   session: SandboxSession
   watch: FileWatch
-  onOpenFile(path: string): void
+  /** Opens a file in the editor; `focus` says whether the editor takes the keyboard. */
+  onOpenFile(path: string, options: { focus: boolean }): void
   onOpenTerminal(cwd: string): void
   onRenamed(from: string, to: string): void
   onRemoved(path: string): void
@@ -80,7 +81,7 @@ function Explorer({
   }
 
   const commands: TreeCommands = {
-    open: (row) => onOpenFile(row.path),
+    open: (row, focus) => onOpenFile(row.path, { focus }),
     toggle: (row) => {
       if (row.expanded) return tree.collapse(row.path)
       tree.expand(row.path)
@@ -103,7 +104,9 @@ function Explorer({
   }
 
   const menuItems = (row: TreeRow): MenuItem[] => [
-    ...(row.isDir ? [] : [{ label: 'Open', shortcut: 'Enter', run: () => onOpenFile(row.path) }]),
+    ...(row.isDir
+      ? []
+      : [{ label: 'Open', shortcut: 'Enter', run: () => onOpenFile(row.path, { focus: true }) }]),
     ...(editable
       ? [
           { label: 'New file…', run: () => setNaming({ kind: 'file', dir: folderOf(row) }) },

@@ -9,7 +9,8 @@ const rowHeight = 22
 const pathMime = 'application/x-sandbox-path'
 
 export interface TreeCommands {
-  open(row: TreeRow): void
+  /** Opens a file; with `focus`, the editor takes the keyboard (Enter, double-click), else it stays here. */
+  open(row: TreeRow, focus: boolean): void
   toggle(row: TreeRow): void
   rename(row: TreeRow): void
   remove(row: TreeRow): void
@@ -114,7 +115,7 @@ export function FileTreeView({
             else if (parent() >= 0) moveTo(parent())
           }
         case 'Enter':
-          return () => (row.isDir ? commands.toggle(row) : commands.open(row))
+          return () => (row.isDir ? commands.toggle(row) : commands.open(row, true))
       }
       if (disabled) return undefined
       if (key === 'F2') return () => commands.rename(row)
@@ -188,7 +189,10 @@ export function FileTreeView({
               onClick={() => {
                 setActive(item.index)
                 if (row.isDir) commands.toggle(row)
-                else commands.open(row)
+                else commands.open(row, false)
+              }}
+              onDoubleClick={() => {
+                if (!row.isDir) commands.open(row, true)
               }}
               onContextMenu={(e) => {
                 e.preventDefault()
