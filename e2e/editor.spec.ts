@@ -227,6 +227,25 @@ test('a binary file shows its size and downloads; a >5 MB file opens reduced; a 
   await expect(editor.editor).toBeHidden()
 })
 
+test('a file that turns to text on disk shows it without taking the keyboard from the terminal', async ({
+  page,
+}) => {
+  await writeBytes(`${home}/turns.bin`, new Uint8Array([0, 159, 146, 150, 0, 1, 2]))
+  const editor = await workbench(page)
+  await editor.open(`${home}/turns.bin`)
+  await expect(editor.area.getByText('it is not opened as text')).toBeVisible()
+  const wb = new WorkbenchPage(page)
+  const keyboard = wb.terminal.locator('textarea')
+  await keyboard.focus()
+  await files.write(`${home}/turns.bin`, 'text now\n')
+  await editor.editable()
+  expect(await editor.text()).toContain('text now')
+  // The watch reloaded the file; the user was typing elsewhere, and still is.
+  await expect(keyboard).toBeFocused()
+  await page.keyboard.type('echo still-here\n')
+  await expect(wb.terminalRows).toContainText('still-here')
+})
+
 test('closing a dirty tab asks first, and so does leaving the page', async ({ page }) => {
   await files.write(`${home}/close-me.txt`, 'keep\n')
   await files.write(`${home}/save-me.txt`, 'start\n')

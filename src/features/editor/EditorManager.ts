@@ -80,7 +80,10 @@ interface Doc {
   /** Loads, checks and saves of one file run one after the other. */
   queue: Promise<void>
   checkQueued: boolean
-  /** Whether the editor takes the keyboard once the file is loaded. */
+  /**
+   * Whether the editor takes the keyboard when the next load ends: set by an open or a button
+   * that asks for it, cleared by every load, so a reload the watch starts never takes it.
+   */
   focusOnLoad: boolean
 }
 
@@ -190,6 +193,7 @@ export class EditorManager {
     if (existing) {
       this.activeId = existing.id
       if (focus) this.focusRequest++
+      else existing.focusOnLoad = false
       this.emit()
       return existing.queue
     }
@@ -294,6 +298,7 @@ export class EditorManager {
     if (!doc || !conflict) return Promise.resolve()
     if (conflict.diskText === undefined || !doc.buffer) {
       doc.conflict = undefined
+      doc.focusOnLoad = true
       return this.enqueue(doc, () => this.load(doc))
     }
     doc.buffer.reload(conflict.diskText)
@@ -324,7 +329,9 @@ export class EditorManager {
   /** Opens `path` again from disk, after an error. */
   retry(id: string): Promise<void> {
     const doc = this.find(id)
-    return doc ? this.enqueue(doc, () => this.load(doc)) : Promise.resolve()
+    if (!doc) return Promise.resolve()
+    doc.focusOnLoad = true
+    return this.enqueue(doc, () => this.load(doc))
   }
 
   /** The explorer renamed or moved `from` (a file or a folder): open files under it follow. */
@@ -470,6 +477,7 @@ export class EditorManager {
       doc.view = 'error'
       doc.error = errorMessage(err)
     } finally {
+      doc.focusOnLoad = false
       this.emit()
     }
   }
