@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test'
+import { ExplorerPage } from './pages/ExplorerPage'
 import { WorkbenchPage } from './pages/WorkbenchPage'
 import { stackForThisFile } from './stack'
 
@@ -27,4 +28,23 @@ test('lists local sandboxes and creates, opens, pauses, resumes and kills them',
   await dialog.getByRole('button', { name: 'Kill sandbox' }).click()
   await expect(table.getByRole('row')).toHaveCount(2)
   expect((await stack.api('GET', `/sandboxes/${created}`)).status).toBe(404)
+})
+
+test('a new sandbox starts from the template chosen, its files in the explorer', async ({ page }) => {
+  await page.goto(`${stack.url}/sandbox`)
+  const template = page.getByRole('combobox', { name: 'Template' })
+  await expect(template).toHaveValue('base')
+  await template.selectOption('python-basics')
+  await page.getByRole('button', { name: 'New sandbox' }).click()
+  await expect(page).toHaveURL(/\/sandbox\/[a-z0-9]{20}$/)
+  const created = page.url().split('/').pop() as string
+  await expect(new ExplorerPage(page).item('main.py')).toBeVisible()
+
+  await new WorkbenchPage(page).toolbar.getByRole('button', { name: 'Sandboxes' }).click()
+  const row = page
+    .getByRole('table', { name: 'Local sandboxes' })
+    .getByRole('row')
+    .filter({ hasText: created })
+  await expect(row.getByRole('cell').nth(1)).toHaveText('python-basics')
+  expect((await stack.api('DELETE', `/sandboxes/${created}`)).status).toBe(204)
 })

@@ -68,6 +68,7 @@ export async function startPlatform(
   const route = sandboxRouter(manager)
   const ide = ideApi({
     manager,
+    templates,
     launcher,
     envdVersion,
     host: config.host,

@@ -16,6 +16,8 @@ export type SandboxState = 'running' | 'paused'
 /** A local sandbox as the picker lists it. */
 export interface SandboxSummary {
   sandboxId: string
+  /** What its home started from: `base` (empty), or a folder of the stack's templates (labs). */
+  templateId: string
   state: SandboxState
   startedAt: string
   endAt: string
@@ -100,8 +102,9 @@ const base = (p: PlatformPath) =>
 export const ideApi = {
   stack: () => call<StackInfo>('GET', '/stack'),
   sandboxes: () => call<SandboxSummary[]>('GET', '/sandboxes'),
-  createSandbox: (timeoutSeconds?: number) =>
-    call<SandboxSummary>('POST', '/sandboxes', timeoutSeconds === undefined ? {} : { timeoutSeconds }),
+  templates: () => call<{ templateId: string }[]>('GET', '/templates'),
+  createSandbox: (options: { templateId?: string; timeoutSeconds?: number } = {}) =>
+    call<SandboxSummary>('POST', '/sandboxes', options),
   killSandbox: (sandboxId: string) => call<void>('DELETE', `/sandboxes/${encodeURIComponent(sandboxId)}`),
   session: (p: PlatformPath) => call<SessionInfo>('GET', `${base(p)}/session`),
   pause: (p: PlatformPath) => call<void>('POST', `${base(p)}/pause`),

@@ -4,6 +4,7 @@ import type { EmbedPolicy } from '../embed/embedPolicy'
 import type { SandboxLauncher } from '../launcher/sandboxLauncher'
 import { PlatformError } from '../platformError'
 import type { SandboxManager } from '../sandboxManager'
+import type { TemplateCatalog } from '../templates/templateCatalog'
 import { guardIdeRequest } from './ideRequestGuard'
 import type { IdeRoute } from './ideRoute'
 import { localSandboxRoutes } from './localSandboxRoutes'
@@ -15,6 +16,7 @@ const prefix = '/ide/api'
 /** What the IDE API needs from the platform. */
 export interface IdeApiOptions {
   manager: SandboxManager
+  templates: Pick<TemplateCatalog, 'ids'>
   launcher: Pick<SandboxLauncher, 'isolation' | 'freezer' | 'warning'>
   envdVersion: string
   /** The platform's --host: the one name besides loopback names the API answers on. */
@@ -65,6 +67,7 @@ export function ideApi(options: IdeApiOptions) {
     embed,
     ...localSandboxRoutes({
       manager: options.manager,
+      templates: options.templates,
       envdVersion,
       defaultSandboxId: options.defaultSandboxId,
       defaultTimeoutSeconds: options.defaultSandboxTimeout,

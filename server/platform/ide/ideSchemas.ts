@@ -7,8 +7,11 @@ const seconds = z
   .min(1)
   .max(7 * 24 * 60 * 60)
 
-/** POST /ide/api/sandboxes (body optional). */
-export const createSandboxBody = z.strictObject({ timeoutSeconds: seconds.optional() })
+/** POST /ide/api/sandboxes (body optional); the template catalog judges the id itself. */
+export const createSandboxBody = z.strictObject({
+  timeoutSeconds: seconds.optional(),
+  templateId: z.string().min(1).max(64).optional(),
+})
 
 /** POST .../resume (body optional). */
 export const resumeSandboxBody = z.strictObject({ timeoutSeconds: seconds.optional() })

@@ -53,6 +53,7 @@ describe('IDE API: local sandboxes', () => {
     expect(listed).toEqual([
       {
         sandboxId: id,
+        templateId: 'base',
         state: 'running',
         startedAt: expect.any(String),
         endAt: expect.any(String),
@@ -78,6 +79,7 @@ describe('IDE API: local sandboxes', () => {
     expect(created.status).toBe(201)
     expect(created.json).toEqual({
       sandboxId: expect.stringMatching(/^[a-z0-9]{20}$/),
+      templateId: 'base',
       state: 'running',
       startedAt: expect.any(String),
       endAt: expect.any(String),
@@ -95,6 +97,40 @@ describe('IDE API: local sandboxes', () => {
     const ids = (await call('GET', '/sandboxes')).json.map((s: { sandboxId: string }) => s.sandboxId)
     expect(ids).toEqual([created.json.sandboxId, short.json.sandboxId])
     for (const id of ids) expect((await call('DELETE', `/sandboxes/${id}`)).status).toBe(204)
+    expect((await call('GET', '/sandboxes')).json).toEqual([])
+  })
+
+  it('lists the templates, base first, and creates a sandbox from one', async () => {
+    const templates = await call('GET', '/templates')
+    expect(templates.status).toBe(200)
+    // The platform's default catalog: base, then each folder of the project's labs/.
+    expect(templates.json[0]).toEqual({ templateId: 'base' })
+    expect(templates.json).toContainEqual({ templateId: 'python-basics' })
+    const created = await call('POST', '/sandboxes', { templateId: 'python-basics', timeoutSeconds: 120 })
+    expect(created.status).toBe(201)
+    expect(created.json).toMatchObject({ templateId: 'python-basics', state: 'running' })
+    const { sandboxId: id } = created.json
+    expect(tp.platform.manager.get(id).templateID).toBe('python-basics')
+    expect((await call('GET', '/sandboxes')).json).toContainEqual(
+      expect.objectContaining({ sandboxId: id, templateId: 'python-basics' }),
+    )
+    await call('DELETE', `/sandboxes/${id}`)
+  })
+
+  it('refuses a template that is not there, or not a name, and bad bodies, creating nothing', async () => {
+    const unknown = await call('POST', '/sandboxes', { templateId: 'python-gpu' })
+    expect(unknown.status).toBe(404)
+    expect(unknown.json.message).toMatch(/^template 'python-gpu' not found: this local platform has 'base'/)
+    for (const templateId of ['../etc', 'a/b', 'Upper']) {
+      const res = await call('POST', '/sandboxes', { templateId })
+      expect(res.status, templateId).toBe(400)
+      expect(res.json.message).toContain('is not valid')
+    }
+    for (const body of [{ templateId: 5 }, { templateId: '' }, { template: 'base' }, '{"templateId":']) {
+      const res = await call('POST', '/sandboxes', body)
+      expect(res.status, JSON.stringify(body)).toBe(400)
+      expect(res.json).toEqual({ code: 400, message: expect.any(String) })
+    }
     expect((await call('GET', '/sandboxes')).json).toEqual([])
   })
 

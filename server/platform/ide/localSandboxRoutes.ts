@@ -2,6 +2,7 @@ import { readJsonBody, sendJson } from '../api/httpJson'
 import { isSandboxId } from '../ids'
 import { PlatformError } from '../platformError'
 import type { SandboxManager } from '../sandboxManager'
+import type { TemplateCatalog } from '../templates/templateCatalog'
 import type { IdeRoute } from './ideRoute'
 import { createSandboxBody, resumeSandboxBody, sandboxTimeoutBody } from './ideSchemas'
 import { localSession } from './localSession'
@@ -10,6 +11,8 @@ import { sandboxSummary } from './sandboxSummary'
 /** What the local sandbox routes need from the platform. */
 export interface LocalSandboxDeps {
   manager: SandboxManager
+  /** What a new sandbox may start from. */
+  templates: Pick<TemplateCatalog, 'ids'>
   envdVersion: string
   /** The IDE's default sandbox while it exists. */
   defaultSandboxId: () => string | null
@@ -28,6 +31,18 @@ export function localSandboxRoutes(deps: LocalSandboxDeps): IdeRoute[] {
   const { manager, envdVersion } = deps
   return [
     {
+      pattern: /^\/templates$/,
+      methods: {
+        GET: async (_req, res) => {
+          sendJson(
+            res,
+            200,
+            (await deps.templates.ids()).map((templateId) => ({ templateId })),
+          )
+        },
+      },
+    },
+    {
       pattern: /^\/sandboxes$/,
       methods: {
         GET: async (_req, res) => {
@@ -42,6 +57,7 @@ export function localSandboxRoutes(deps: LocalSandboxDeps): IdeRoute[] {
           const body = await readJsonBody(req, createSandboxBody, { optional: true })
           // An IDE sandbox holds someone's work: it pauses, never dies, when its time runs out.
           const record = await manager.create({
+            templateID: body.templateId,
             timeout: body.timeoutSeconds ?? deps.defaultTimeoutSeconds,
             autoPause: true,
             metadata: { purpose: 'ide' },

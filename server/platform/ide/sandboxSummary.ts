@@ -4,6 +4,7 @@ import type { SandboxRecord } from '../sandboxRecord'
 export function sandboxSummary(record: SandboxRecord, defaultId: string | null) {
   return {
     sandboxId: record.sandboxID,
+    templateId: record.templateID,
     state: record.state,
     startedAt: record.startedAt,
     endAt: record.endAt,

@@ -15,8 +15,11 @@ export function SandboxPicker({ onOpen }: { onOpen(address: SandboxAddress): voi
   const confirm = useRef<HTMLDialogElement>(null)
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['sandboxes'] })
   const act = (what: string, action: () => Promise<unknown>) => reportErrors(what, action).then(refresh)
+  // The stack's templates: `base` (an empty home) and one per lab folder; base until they load.
+  const templates = useQuery({ queryKey: ['templates'], queryFn: ideApi.templates })
+  const [templateId, setTemplateId] = useState('base')
   const create = useMutation({
-    mutationFn: () => ideApi.createSandbox(),
+    mutationFn: () => ideApi.createSandbox({ templateId }),
     onSuccess: (created) => onOpen({ source: 'local', sandboxId: created.sandboxId }),
     onError: (err) => reportErrors('Creating a sandbox failed', () => Promise.reject(err)),
   })
@@ -26,15 +29,34 @@ export function SandboxPicker({ onOpen }: { onOpen(address: SandboxAddress): voi
     <main className="picker" aria-label="Sandboxes">
       <div className="picker-header">
         <h2>Sandboxes on this machine</h2>
-        <button type="button" className="primary" onClick={() => create.mutate()} disabled={create.isPending}>
-          New sandbox
-        </button>
+        <form
+          className="picker-create"
+          onSubmit={(e) => {
+            e.preventDefault()
+            create.mutate()
+          }}
+        >
+          <label>
+            Template{' '}
+            <select value={templateId} onChange={(e) => setTemplateId(e.target.value)}>
+              {(templates.data ?? [{ templateId: 'base' }]).map(({ templateId: id }) => (
+                <option key={id} value={id}>
+                  {id === 'base' ? 'base (empty home)' : id}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className="primary" disabled={create.isPending}>
+            New sandbox
+          </button>
+        </form>
       </div>
       {sandboxes.isError && <p role="alert">{sandboxes.error.message}</p>}
       <table className="sandbox-table" aria-label="Local sandboxes">
         <thead>
           <tr>
             <th scope="col">Sandbox</th>
+            <th scope="col">Template</th>
             <th scope="col">State</th>
             <th scope="col">Time left</th>
             <th scope="col">Actions</th>
@@ -46,6 +68,7 @@ export function SandboxPicker({ onOpen }: { onOpen(address: SandboxAddress): voi
               <td>
                 <code>{s.sandboxId}</code> {s.isDefault && <span className="tag">default</span>}
               </td>
+              <td>{s.templateId}</td>
               <td>
                 {s.state}
                 {s.processesLost && s.state === 'paused' ? ' (processes ended)' : ''}
