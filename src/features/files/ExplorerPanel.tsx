@@ -104,9 +104,7 @@ function Explorer({
   }
 
   const menuItems = (row: TreeRow): MenuItem[] => [
-    ...(row.isDir
-      ? []
-      : [{ label: 'Open', shortcut: 'Enter', run: () => onOpenFile(row.path, { focus: true }) }]),
+    ...(row.isDir ? [] : [{ label: 'Open', shortcut: 'Enter', run: () => commands.open(row, true) }]),
     ...(editable
       ? [
           { label: 'New file…', run: () => setNaming({ kind: 'file', dir: folderOf(row) }) },
