@@ -6,6 +6,9 @@ import { reportErrors } from '../../ui/notifications'
 import { formatDuration, useNow } from '../../ui/useNow'
 import { ConnectE2BForm, ConnectRuntimeForm } from './ConnectForms'
 
+/** The template every stack has: an empty home. */
+const baseTemplate = 'base'
+
 /** Every local sandbox with its actions, and ways to reach sandboxes elsewhere. */
 export function SandboxPicker({ onOpen }: { onOpen(address: SandboxAddress): void }) {
   const queryClient = useQueryClient()
@@ -17,7 +20,7 @@ export function SandboxPicker({ onOpen }: { onOpen(address: SandboxAddress): voi
   const act = (what: string, action: () => Promise<unknown>) => reportErrors(what, action).then(refresh)
   // The stack's templates: `base` (an empty home) and one per lab folder; base until they load.
   const templates = useQuery({ queryKey: ['templates'], queryFn: ideApi.templates })
-  const [templateId, setTemplateId] = useState('base')
+  const [templateId, setTemplateId] = useState(baseTemplate)
   const create = useMutation({
     mutationFn: () => ideApi.createSandbox({ templateId }),
     onSuccess: (created) => onOpen({ source: 'local', sandboxId: created.sandboxId }),
@@ -39,9 +42,9 @@ export function SandboxPicker({ onOpen }: { onOpen(address: SandboxAddress): voi
           <label>
             Template{' '}
             <select value={templateId} onChange={(e) => setTemplateId(e.target.value)}>
-              {(templates.data ?? [{ templateId: 'base' }]).map(({ templateId: id }) => (
+              {(templates.data ?? [{ templateId: baseTemplate }]).map(({ templateId: id }) => (
                 <option key={id} value={id}>
-                  {id === 'base' ? 'base (empty home)' : id}
+                  {id === baseTemplate ? `${id} (empty home)` : id}
                 </option>
               ))}
             </select>
