@@ -12,6 +12,7 @@ import { gzipSync } from 'node:zlib'
 import { type Browser, chromium } from '@playwright/test'
 import { build } from 'vite'
 import { chromiumLaunchOptions } from '../e2e/chromium'
+import { ideLink } from '../server/platform/access/ideLink'
 import type { RunningPlatform } from '../server/platform/platformServer'
 import type { TestPlatform } from '../server/platform/testing/platformFixture'
 import { serveInFront, startBenchPlatform } from './benchStack'
@@ -176,7 +177,7 @@ async function openTimes(browser: Browser, platform: RunningPlatform): Promise<F
     const page = await context.newPage()
     // tsx names functions with an __name() helper; code sent to the page runs without it.
     await page.addInitScript('globalThis.__name = (f) => f')
-    await page.goto(`${platform.url}/sandbox/${sandboxID}`)
+    await page.goto(ideLink(platform.url, platform.ideToken.current(), `/sandbox/${sandboxID}`))
     await page.getByTestId('sandbox-state').getByText('Running').waitFor({ timeout: 30_000 })
     for (const [index, path] of paths.entries()) {
       await page.keyboard.press('Control+Shift+P')

@@ -25,7 +25,7 @@ export async function explorerFigures(): Promise<Figure[]> {
     await page.addInitScript('globalThis.__name = (f) => f')
     page.on('crash', () => console.error('explorer bench: the page crashed'))
     page.on('pageerror', (e) => console.error('explorer bench: page error', e.message))
-    await page.goto(stack.url)
+    await page.goto(stack.link())
     const tree = page.getByRole('tree', { name: 'Files' })
     await tree.waitFor()
     /** Types a command into the IDE's terminal and waits for it to finish (a sentinel file appears). */

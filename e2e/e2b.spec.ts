@@ -20,7 +20,7 @@ test('connects to an E2B sandbox by id and key through the stack, and pauses and
   const { sandboxID: id } = (await (await cloud.api('POST', '/v2/sandboxes', { timeout: 600 })).json()) as {
     sandboxID: string
   }
-  await page.goto(`${stack.url}/sandbox`)
+  await page.goto(stack.link('/sandbox'))
   const form = page.getByRole('form', { name: 'Connect to E2B' })
   await form.getByLabel('Sandbox id').fill(id)
   await form.getByLabel('API key').fill(cloud.apiKey)

@@ -47,7 +47,7 @@ async function move(source: string, destination: string): Promise<void> {
 
 /** The workbench with a running sandbox and a live terminal, and its editor. */
 async function workbench(page: Page): Promise<EditorPage> {
-  await new WorkbenchPage(page).goto(stack.url)
+  await new WorkbenchPage(page).goto(stack.link())
   return new EditorPage(page)
 }
 

@@ -16,7 +16,7 @@ test.beforeAll(async () => {
 test('creates, renames, moves and deletes through the UI, each checked on disk', async ({ page }) => {
   const wb = new WorkbenchPage(page)
   const explorer = new ExplorerPage(page)
-  await wb.goto(stack.url)
+  await wb.goto(stack.link())
 
   await explorer.toolbar('New folder')
   await explorer.name('docs')
@@ -54,7 +54,7 @@ test('creates, renames, moves and deletes through the UI, each checked on disk',
 test('uploads files dropped from the desktop, intact, with progress', async ({ page }) => {
   const wb = new WorkbenchPage(page)
   const explorer = new ExplorerPage(page)
-  await wb.goto(stack.url)
+  await wb.goto(stack.link())
   const big = 'x'.repeat(3 * 1024 * 1024)
   const drop = await page.evaluateHandle((bigText) => {
     const data = new DataTransfer()
@@ -74,7 +74,7 @@ test('uploads files dropped from the desktop, intact, with progress', async ({ p
 test('shows changes made in a terminal, including a burst of exactly 1,000 files', async ({ page }) => {
   const wb = new WorkbenchPage(page)
   const explorer = new ExplorerPage(page)
-  await wb.goto(stack.url)
+  await wb.goto(stack.link())
   await wb.run('mkdir -p burst live/inner && touch from-terminal.txt && echo ok-$((1+1))', 'ok-2')
   await expect(explorer.item('from-terminal.txt')).toBeVisible()
   await explorer.item('live').click()
@@ -101,7 +101,7 @@ test('hostile names render as text and round-trip through rename and delete', as
     'new\nline.txt',
   ]
   for (const name of names) await files.write(`${home}/odd/${name}`, name)
-  await wb.goto(stack.url)
+  await wb.goto(stack.link())
   await explorer.item('odd').click()
   for (const name of names) await expect(explorer.item(name)).toBeVisible()
   expect(await page.locator('img[src=x]').count()).toBe(0)
@@ -125,7 +125,7 @@ test('keyboard: arrows, Enter, type-to-find; errors show the server’s message'
   const explorer = new ExplorerPage(page)
   await files.write(`${home}/kb/alpha.txt`, 'a')
   await files.write(`${home}/kb/beta.txt`, 'b')
-  await wb.goto(stack.url)
+  await wb.goto(stack.link())
   await explorer.select('kb')
   await page.keyboard.press('ArrowRight')
   await expect(explorer.item('alpha.txt')).toBeVisible()

@@ -29,7 +29,7 @@ async function openLab(
   page: Page,
 ): Promise<{ lab: LabPanelPage; editor: EditorPage; workbench: WorkbenchPage }> {
   const workbench = new WorkbenchPage(page)
-  await workbench.goto(`${stack.url}/sandbox/${files.sandboxId}`)
+  await workbench.goto(stack.link(`/sandbox/${files.sandboxId}`))
   const lab = new LabPanelPage(page)
   await expect(lab.panel).toBeVisible()
   return { lab, editor: new EditorPage(page), workbench }

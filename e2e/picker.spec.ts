@@ -6,7 +6,7 @@ import { stackForThisFile } from './stack'
 const stack = stackForThisFile()
 
 test('lists local sandboxes and creates, opens, pauses, resumes and kills them', async ({ page }) => {
-  await page.goto(`${stack.url}/sandbox`)
+  await page.goto(stack.link('/sandbox'))
   const table = page.getByRole('table', { name: 'Local sandboxes' })
   await expect(table.getByRole('row')).toHaveCount(2)
   await page.getByRole('button', { name: 'New sandbox' }).click()
@@ -31,7 +31,7 @@ test('lists local sandboxes and creates, opens, pauses, resumes and kills them',
 })
 
 test('a new sandbox starts from the template chosen, its files in the explorer', async ({ page }) => {
-  await page.goto(`${stack.url}/sandbox`)
+  await page.goto(stack.link('/sandbox'))
   const template = page.getByRole('combobox', { name: 'Template' })
   await expect(template).toHaveValue('base')
   await template.selectOption('python-basics')

@@ -15,7 +15,7 @@ test('lists the IDE’s own shell with its tag, and processes other clients star
 }, testInfo) => {
   const wb = new WorkbenchPage(page)
   const processes = new ProcessPanelPage(page)
-  await wb.goto(stack.url)
+  await wb.goto(stack.link())
   await wb.run('echo shell-pid=$$', /shell-pid=\d+/)
   const shellPid = (await wb.terminalText()).match(/shell-pid=(\d+)/)?.[1] ?? 'none'
 
@@ -44,7 +44,7 @@ test('“Open in terminal” attaches a new tab to a PTY process; a process with
 }) => {
   const wb = new WorkbenchPage(page)
   const processes = new ProcessPanelPage(page)
-  await wb.goto(stack.url)
+  await wb.goto(stack.link())
   const id = await defaultSandboxId()
   const bash = await startRuntimeProcess(stack, id, {
     process: { cmd: '/bin/bash', envs: { TERM: 'xterm-256color' } },
@@ -75,7 +75,7 @@ test('Kill ends a process with SIGTERM, or with SIGKILL after a grace period whe
 }) => {
   const wb = new WorkbenchPage(page)
   const processes = new ProcessPanelPage(page)
-  await wb.goto(stack.url)
+  await wb.goto(stack.link())
   const id = await defaultSandboxId()
 
   const polite = await startRuntimeProcess(stack, id, { process: { cmd: 'sleep', args: ['300'] } })

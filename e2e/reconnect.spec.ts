@@ -8,7 +8,7 @@ test('shows reconnecting with a countdown while the stack is down, and comes bac
   page,
 }, testInfo) => {
   const wb = new WorkbenchPage(page)
-  await wb.goto(stack.url)
+  await wb.goto(stack.link())
   await stack.stop()
   await expect(wb.state).toContainText('Reconnecting')
   await expect(page.getByTestId('reconnect-countdown')).toHaveText(/next try in \d+ s/)

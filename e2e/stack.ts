@@ -30,6 +30,8 @@ export class LocalStack {
   readonly apiKey = `e2e-${Math.random().toString(36).slice(2)}`
 
   private chosenPort: number | undefined
+  /** The IDE's token, from the address the start banner prints. */
+  private token: string | undefined
 
   /** `port` may be left out: the first start picks a free one, and restarts keep it. */
   constructor(
@@ -79,12 +81,29 @@ export class LocalStack {
       let out = ''
       const onData = (d: Buffer) => {
         out += d
-        if (out.includes('Sandbox IDE is running')) resolve()
+        const link = out.match(/Open the IDE:\s+(\S+)\s/)?.[1]
+        if (link && out.includes('Sandbox IDE is running')) {
+          this.token = new URL(link).hash.match(/^#token=(\S+)$/)?.[1]
+          if (this.token) resolve()
+          else reject(new Error(`the banner's address carries no token: ${link}`))
+        }
       }
       child.stdout?.on('data', onData)
       child.stderr?.on('data', onData)
       child.once('exit', (code) => reject(new Error(`the stack exited with ${code}:\n${out}`)))
     })
+  }
+
+  /** The address that opens `path` of the IDE signed in, as the banner's link does. */
+  link(path = '/', origin = this.url): string {
+    if (!this.token) throw new Error('the stack has not been started yet')
+    return `${origin}${path}#token=${this.token}`
+  }
+
+  /** The IDE's token itself, for calls that sign in as a tool would. */
+  get ideToken(): string {
+    if (!this.token) throw new Error('the stack has not been started yet')
+    return this.token
   }
 
   /** The stack's default sandbox (the one `/` opens) and its access token. */

@@ -46,7 +46,7 @@ test.describe('over HTTPS (--tls)', () => {
   test('keystrokes go by StreamInput over HTTP/2, whole and in order', async ({ page }) => {
     const rpcs = await watchRpcs(page)
     const wb = new WorkbenchPage(page)
-    await wb.goto(stack.url)
+    await wb.goto(stack.link())
     expect(stack.url).toMatch(/^https:/)
     await wb.run('echo stream-$((6*7))', 'stream-42')
     // A fast burst of keys: each goes out as it is typed, none lost or swapped.
@@ -60,7 +60,7 @@ test.describe('over HTTPS (--tls)', () => {
   test('a big paste goes out in acknowledged pieces and arrives intact', async ({ page }) => {
     const rpcs = await watchRpcs(page)
     const wb = new WorkbenchPage(page)
-    await wb.goto(stack.url)
+    await wb.goto(stack.link())
     // 200 KiB in short lines (a tty in canonical mode takes at most 4095 bytes a line).
     const lines = Array.from({ length: 2560 }, (_, i) => `${String(i).padStart(5, '0')} ${'x'.repeat(73)}\n`)
     const text = lines.join('')
@@ -93,7 +93,7 @@ test.describe('over HTTPS (--tls)', () => {
       else await route.abort('connectionreset')
     })
     const wb = new WorkbenchPage(page)
-    await wb.goto(stack.url)
+    await wb.goto(stack.link())
     await wb.run('echo first-$((1+1))', 'first-2')
     await expect.poll(() => rpcs.count('StreamInput')).toBe(1)
     expect(rpcs.count('SendInput')).toBe(0) // the first call streamed it all on its own
@@ -113,7 +113,7 @@ test.describe('over HTTPS (--tls)', () => {
     const rpcs = await watchRpcs(page)
     await page.route('**/process.Process/StreamInput', (route) => route.abort('failed'))
     const wb = new WorkbenchPage(page)
-    await wb.goto(stack.url)
+    await wb.goto(stack.link())
     await wb.run(`echo ${burst} | rev`, burst.split('').reverse().join(''))
     expect(rpcs.fallbacks).toHaveLength(1)
     // The call opened ahead when the terminal attached fails quietly; the first keystroke's
@@ -134,7 +134,7 @@ test.describe('over plain HTTP', () => {
   test('keystrokes go by SendInput only, and arrive in order', async ({ page }) => {
     const rpcs = await watchRpcs(page)
     const wb = new WorkbenchPage(page)
-    await wb.goto(stack.url)
+    await wb.goto(stack.link())
     await wb.run(`echo ${burst} | rev`, burst.split('').reverse().join(''))
     expect(rpcs.count('SendInput')).toBeGreaterThan(0)
     expect(rpcs.count('StreamInput')).toBe(0)

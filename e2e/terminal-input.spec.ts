@@ -36,7 +36,7 @@ test('a 1 MiB paste (Ctrl+Shift+V) arrives intact', async ({ page }) => {
   expect(Buffer.byteLength(text)).toBe(1 << 20)
   const sha = createHash('sha256').update(text).digest('hex')
   const wb = new WorkbenchPage(page)
-  await wb.goto(stack.url)
+  await wb.goto(stack.link())
   await page.evaluate((t) => navigator.clipboard.writeText(t), text)
   // Paste once cat runs: until then bash's prompt still has bracketed paste on, and cat would get the markers.
   await wb.run('echo cat-$((1+1))-reads; cat > /tmp/p.txt', 'cat-2-reads')
@@ -50,7 +50,7 @@ test('a 1 MiB paste (Ctrl+Shift+V) arrives intact', async ({ page }) => {
 
 test('a paste is bracketed when the program asks for it, and arrives intact', async ({ page }) => {
   const wb = new WorkbenchPage(page)
-  await wb.goto(stack.url)
+  await wb.goto(stack.link())
   // A program that turned bracketed paste on gets the markers around the text, and the text as it was.
   await wb.run("printf '\\e[?2004h'; echo bracketed-$((6*7)); cat > /tmp/b.txt", 'bracketed-42')
   await page.evaluate(() => navigator.clipboard.writeText('first line\nsecond\tline'))
@@ -71,7 +71,7 @@ test('a paste is bracketed when the program asks for it, and arrives intact', as
 
 test('right-click pastes; Ctrl+W and friends go to the shell', async ({ page }) => {
   const wb = new WorkbenchPage(page)
-  await wb.goto(stack.url)
+  await wb.goto(stack.link())
   await page.evaluate(() => navigator.clipboard.writeText('echo right-$((3*3))-click'))
   await wb.terminal.locator('.xterm-screen').click({ button: 'right', position: { x: 30, y: 10 } })
   // Reading the clipboard takes a moment; Enter must come after the pasted line.
@@ -88,7 +88,7 @@ test('right-click pastes; Ctrl+W and friends go to the shell', async ({ page }) 
 
 test('Ctrl+Shift+C copies the selection; Ctrl+C copies one too, and is ^C without one', async ({ page }) => {
   const wb = new WorkbenchPage(page)
-  await wb.goto(stack.url)
+  await wb.goto(stack.link())
   await wb.run('echo copy-$((40+2))-me; echo other-$((40+3))-word', 'other-43-word')
   await page.evaluate(() => navigator.clipboard.writeText('before'))
   await wb.selectWord('copy-42-me')
@@ -106,7 +106,7 @@ test('Ctrl+Shift+C copies the selection; Ctrl+C copies one too, and is ^C withou
 
 test('copy on selection, when turned on, copies what the mouse selects', async ({ page }) => {
   const wb = new WorkbenchPage(page)
-  await wb.goto(stack.url)
+  await wb.goto(stack.link())
   await wb.run('echo selected-$((7*7))-text', 'selected-49-text')
   await page.evaluate(() => navigator.clipboard.writeText('before'))
   await wb.selectWord('selected-49-text')
@@ -127,7 +127,7 @@ test('find (Ctrl+Shift+F) highlights every match, selects the current one, and E
   page,
 }) => {
   const wb = new WorkbenchPage(page)
-  await wb.goto(stack.url)
+  await wb.goto(stack.link())
   // The quotes keep the command line itself from matching.
   await wb.run("clear; echo nee''dle-{1..3}", 'needle-1 needle-2 needle-3')
   await wb.terminal.locator('textarea').focus()
@@ -163,7 +163,7 @@ test('a printed URL is a link that opens in a new tab without a handle on the ID
   context,
 }) => {
   const wb = new WorkbenchPage(page)
-  await wb.goto(stack.url)
+  await wb.goto(stack.link())
   const url = `${stack.url}/linked-$((6*7))`
   await wb.run(`echo ${url}`, `${stack.url}/linked-42`)
   const { x, y } = await wb.pointAt(`${stack.url}/linked-42`, 3)
@@ -191,7 +191,7 @@ function pretendGpu(): void {
 
 test('software WebGL (SwiftShader here) is left for the DOM renderer, which is faster', async ({ page }) => {
   const wb = new WorkbenchPage(page)
-  await wb.goto(stack.url)
+  await wb.goto(stack.link())
   const screen = wb.terminal.locator('.terminal-screen')
   const gl = await page.evaluate(() => {
     const context = document.createElement('canvas').getContext('webgl2')
@@ -208,7 +208,7 @@ test('WebGL draws visible terminals only, and a lost context falls back to the D
 }) => {
   await page.addInitScript(pretendGpu)
   const wb = new WorkbenchPage(page)
-  await wb.goto(stack.url)
+  await wb.goto(stack.link())
   const screen = wb.terminal.locator('.terminal-screen')
   const renderer = await screen.getAttribute('data-renderer')
   // Headless Chromium with --disable-gpu may or may not offer WebGL2 (SwiftShader): both are fine.
@@ -241,7 +241,7 @@ test('emoji and CJK take two cells, as the shell counts them, so the cursor stay
   page,
 }) => {
   const wb = new WorkbenchPage(page)
-  await wb.goto(stack.url)
+  await wb.goto(stack.link())
   // Ask the terminal where its cursor is (DSR 6): after 😀 and 漢 (two cells each) and x, column 6.
   await wb.run(
     "clear; printf '😀漢x'; IFS='[;' read -rsd R -p $'\\e[6n' _ row col; echo \" col=$col\"",
@@ -252,7 +252,7 @@ test('emoji and CJK take two cells, as the shell counts them, so the cursor stay
 
 test('screen-reader mode, a kept option, mirrors the rows into an accessibility tree', async ({ page }) => {
   const wb = new WorkbenchPage(page)
-  await wb.goto(stack.url)
+  await wb.goto(stack.link())
   const rows = wb.terminal.locator('.xterm-accessibility-tree')
   await expect(rows).toHaveCount(0)
   await wb.command('Terminal: Toggle screen reader mode')
@@ -282,7 +282,7 @@ test('in full screen the page locks Ctrl+W, Ctrl+N and Ctrl+T away from the brow
     }
   })
   const wb = new WorkbenchPage(page)
-  await wb.goto(stack.url)
+  await wb.goto(stack.link())
   const supported = await page.evaluate(() => 'keyboardLockCalls' in window)
   test.skip(!supported, 'this browser has no Keyboard Lock API')
   await wb.command('View: Toggle full screen')

@@ -8,7 +8,7 @@ const stack = stackForThisFile()
 
 test('a reload finds the same shell again, with its screen', async ({ page }) => {
   const wb = new WorkbenchPage(page)
-  await wb.goto(stack.url)
+  await wb.goto(stack.link())
   await wb.run('echo before-reload-$$', /before-reload-\d+/)
   const pid = (await wb.terminalText()).match(/before-reload-(\d+)/)?.[1]
   await page.reload()
@@ -26,7 +26,7 @@ test('a dropped connection comes back by itself and loses or repeats no output',
   context,
 }) => {
   const wb = new WorkbenchPage(page)
-  await wb.goto(stack.url)
+  await wb.goto(stack.link())
   await wb.run('clear', '$')
   // Ten lines fit on one screen, so the test can read them all without scrolling.
   await wb.type('for i in $(seq 1 10); do echo "line-$i-end"; sleep 0.25; done; echo all-done\n')
@@ -43,7 +43,7 @@ test('a dropped connection comes back by itself and loses or repeats no output',
 
 test('Ctrl-C stops a flood at once, and the shell answers again', async ({ page }) => {
   const wb = new WorkbenchPage(page)
-  await wb.goto(stack.url)
+  await wb.goto(stack.link())
   await wb.type('yes flood\n')
   await expect.poll(() => wb.terminalText()).toContain('flood\nflood')
   await page.keyboard.press('Control+C')
@@ -54,7 +54,7 @@ test('eight terminals stay responsive together over plain http, with the explore
   page,
 }) => {
   const wb = new WorkbenchPage(page)
-  await wb.goto(stack.url)
+  await wb.goto(stack.link())
   const newTerminal = page.getByRole('button', { name: 'New terminal' })
   for (let i = 2; i <= 8; i++) {
     await newTerminal.click()

@@ -31,7 +31,7 @@ test('opens the default sandbox; pause disables input and the runtime answers 50
   page,
 }, testInfo) => {
   const wb = new WorkbenchPage(page)
-  await wb.goto(stack.url)
+  await wb.goto(stack.link())
   await wb.run('echo shell-pid=$$', /shell-pid=\d+/)
   const pid = ((await wb.terminalRows.textContent()) ?? '').match(/shell-pid=(\d+)/)?.[1]
   await screenshot(page, testInfo, 'workbench')
@@ -63,7 +63,7 @@ test('opens the default sandbox; pause disables input and the runtime answers 50
 
 test('every toolbar action works from the command palette', async ({ page }) => {
   const wb = new WorkbenchPage(page)
-  await wb.goto(stack.url)
+  await wb.goto(stack.link())
   await wb.command('Sandbox: Pause')
   await expect(wb.state).toHaveText('Paused')
   await wb.command('Sandbox: Resume')
@@ -87,7 +87,7 @@ test('every toolbar action works from the command palette', async ({ page }) => 
 
 test('every toolbar action works from the keyboard alone', async ({ page }) => {
   const wb = new WorkbenchPage(page)
-  await wb.goto(stack.url)
+  await wb.goto(stack.link())
   await tabTo(page, wb.toolbar.getByRole('button', { name: 'Pause' }))
   await page.keyboard.press('Enter')
   await expect(wb.state).toHaveText('Paused')
@@ -126,7 +126,7 @@ test('every toolbar action works from the keyboard alone', async ({ page }) => {
 test('follows the OS theme and remembers the layout of each sandbox across a reload', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'dark' })
   const wb = new WorkbenchPage(page)
-  await wb.goto(stack.url)
+  await wb.goto(stack.link())
   await wb.command('Theme: Follow the system')
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark')
   await page.emulateMedia({ colorScheme: 'light' })
@@ -146,7 +146,7 @@ test('long-lived streams never starve other calls over HTTP/1.1: each gets a hos
   page,
 }) => {
   const wb = new WorkbenchPage(page)
-  await wb.goto(stack.url)
+  await wb.goto(stack.link())
   const id = await defaultSandboxId()
   const token = ((await (await stack.api('GET', `/sandboxes/${id}`)).json()) as { envdAccessToken: string })
     .envdAccessToken

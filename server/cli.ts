@@ -3,6 +3,7 @@ import { statSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parsePlatformConfig, platformUsage } from './config'
+import { ideLink } from './platform/access/ideLink'
 import { ensureDefaultSandbox } from './platform/defaultSandbox'
 import { startPlatform } from './platform/platformServer'
 
@@ -38,6 +39,7 @@ const defaultId = config.defaultSandbox
       timeoutSeconds: config.defaultSandboxTimeout,
     })
   : undefined
+const token = platform.ideToken.current()
 const sandboxLine = defaultId ? `default sandbox ${defaultId}` : 'no default sandbox'
 // A self-signed certificate: the browser asks once per host name (the IDE's, and each sandbox's).
 const tlsLine = platform.certificate
@@ -46,8 +48,10 @@ const tlsLine = platform.certificate
 console.log(`
 Sandbox IDE is running.
 
-  Open the IDE:  ${platform.url}/
-  Embed demo:    ${platform.url.replace(/\/\/[^:/]+/, '//embed-demo.localhost')}/  (the IDE inside another site's page)
+  Open the IDE:  ${ideLink(platform.url, token)}
+                 (the link signs this browser in; keep it to yourself: \`npm run ide-link\` prints it again)
+  Embed demo:    ${ideLink(platform.url.replace(/\/\/[^:/]+/, '//embed-demo.localhost'), token)}
+                 (the IDE inside another site's page)
   Sandboxes:     ${sandboxLine}; ${isolation}
   Templates:     ${(await platform.templates.ids()).join(', ')}
   E2B API:       E2B_API_URL=${platform.url} E2B_SANDBOX_URL=${platform.url}

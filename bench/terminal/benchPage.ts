@@ -10,6 +10,7 @@ import { create } from '@bufbuild/protobuf'
 import { createClient } from '@connectrpc/connect'
 import { Terminal } from '@xterm/xterm'
 import { runtimeTransport } from '../../src/api/runtimeTransport'
+import { signInFromAddress } from '../../src/app/signIn'
 import { TerminalInstance } from '../../src/features/terminal/TerminalInstance'
 import { Process, ProcessSelectorSchema, Signal } from '../../src/gen/process_pb'
 import { OutputWriter } from '../../src/sandbox/outputWriter'
@@ -173,6 +174,9 @@ window.addEventListener(
 const bench = {
   /** Opens the sandbox as the IDE does (its /ide/api on this origin) and waits until it runs. */
   async connect(sandboxId: string, timeoutMs: number): Promise<void> {
+    // Signed in by the token in the page's address, as the IDE is by its link.
+    const signIn = await signInFromAddress()
+    if (!signIn.signedIn) throw new Error(`not signed in: ${signIn.reason}`)
     const s = new SandboxSession({ source: 'local', sandboxId })
     session = s
     const running = new Promise<void>((resolve, reject) => {

@@ -15,6 +15,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { build } from 'vite'
+import { ideLink } from '../../server/platform/access/ideLink'
 import type { RunningPlatform } from '../../server/platform/platformServer'
 import type { TestPlatform } from '../../server/platform/testing/platformFixture'
 import { type BareChromium, type BarePage, launchBareChromium } from '../bareChromium'
@@ -507,7 +508,7 @@ export async function terminalFigures(): Promise<Figure[]> {
     const created = await stack.api('POST', '/v2/sandboxes', {})
     if (!created.ok) throw new Error(`creating the sandbox: ${created.status} ${await created.text()}`)
     const { sandboxID } = (await created.json()) as { sandboxID: string }
-    const url = `${platform.url}${pagePath}`
+    const url = ideLink(platform.url, platform.ideToken.current(), pagePath)
     browser = await launchBareChromium()
     const page = await openPage(browser, url, sandboxID)
     const isolation = `isolation: ${platform.launcher.isolation}`
@@ -552,7 +553,8 @@ async function echoOverHttps(browser: BareChromium, pageDir: string): Promise<Fi
   try {
     servePage(stack.platform, pageDir)
     const { sandboxID } = await stack.platform.manager.create({})
-    const page = await openPage(browser, `${stack.url}${pagePath}`, sandboxID, { ignoreHTTPSErrors: true })
+    const link = ideLink(stack.url, stack.platform.ideToken.current(), pagePath)
+    const page = await openPage(browser, link, sandboxID, { ignoreHTTPSErrors: true })
     try {
       const figures = await echo(page, 'https', baseline)
       return [

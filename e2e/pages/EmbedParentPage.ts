@@ -31,7 +31,7 @@ export class EmbedParentPage {
 
   /** The stack's own example (examples/embed), waiting until its IDE is ready. */
   async gotoDemo(): Promise<void> {
-    await this.page.goto(`${this.demoOrigin}/`)
+    await this.page.goto(this.stack.link('/', this.demoOrigin))
     // The first visit boots the sandbox's shell and loads the IDE.
     await expect(this.page.getByRole('log', { name: 'Events' })).toContainText('ready', { timeout: 30_000 })
   }
@@ -45,12 +45,13 @@ export class EmbedParentPage {
     { origin = this.demoOrigin, connect = true, allow = '' } = {},
   ): Promise<void> {
     const url = `${origin}/test-parent.html`
-    // The typed client and the sandbox come from the demo site, as if this origin served them.
+    // The typed client and the sandbox come from the demo site, as if this origin served them;
+    // the session always does, fetched with the IDE's token (this page never signed in).
     for (const [path, contentType] of [
       ['/embed-client.js', 'text/javascript'],
       ['/session', 'application/json'],
     ] as const)
-      if (origin !== this.demoOrigin)
+      if (origin !== this.demoOrigin || path === '/session')
         await this.page.route(`${origin}${path}`, async (route) =>
           route.fulfill({ contentType, body: await this.fromDemo(path) }),
         )
@@ -77,10 +78,14 @@ export class EmbedParentPage {
     if (connect) await this.page.waitForFunction(() => 'embedded' in window)
   }
 
-  /** A file of the demo site, fetched from Node (which cannot resolve *.localhost) by its Host. */
+  /** A file of the demo site, fetched from Node (which cannot resolve *.localhost) by its Host, as a tool signed in with the IDE's token. */
   private fromDemo(path: string): Promise<string> {
     return new Promise((resolve, reject) => {
-      const headers = { host: new URL(this.demoOrigin).host, 'sec-fetch-site': 'same-origin' }
+      const headers = {
+        host: new URL(this.demoOrigin).host,
+        'sec-fetch-site': 'same-origin',
+        authorization: `Bearer ${this.stack.ideToken}`,
+      }
       get({ host: '127.0.0.1', port: this.stack.port, path, headers }, (res) => {
         let body = ''
         res.setEncoding('utf8')

@@ -6,9 +6,29 @@ const log = (line) => {
 }
 
 // A real site's backend creates (or looks up) the sandbox with its E2B key and returns only the
-// runtime URL and the sandbox's access token; here the stack plays that backend.
-const session = await (await fetch('/session')).json()
-if (!session.runtimeUrl) throw new Error(session.message)
+// runtime URL and the sandbox's access token; here the stack plays that backend, for whoever has
+// the stack's link: the token in this page's address is traded for a sign-in of this host, once.
+const keyItem = 'embed-demo:page-key'
+const token = new URLSearchParams(location.hash.slice(1)).get('token')
+if (token) {
+  history.replaceState(null, '', location.pathname)
+  const signIn = await fetch('/auth', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ token }),
+  })
+  const answer = await signIn.json()
+  if (!signIn.ok) throw new Error(answer.message)
+  localStorage.setItem(keyItem, answer.pageKey)
+}
+const answer = await fetch('/session', {
+  headers: { 'X-Sandbox-IDE-Key': localStorage.getItem(keyItem) ?? '' },
+})
+const session = await answer.json()
+if (!session.runtimeUrl) {
+  log(`no session: ${session.message}`)
+  throw new Error(session.message)
+}
 
 const iframe = document.getElementById('ide')
 iframe.src = `${session.ideUrl}/embed?${new URLSearchParams({ panels: 'files,editor,terminal' })}`

@@ -1,11 +1,14 @@
 // A class on the local stack: one sandbox per student, all from the same template, made through
 // the platform's E2B API (so the same code serves a class from any E2B-compatible platform).
+import { ideLink } from '../platform/access/ideLink'
 
 /** Where the platform is and the key it wants. */
 export interface PlatformAccess {
   /** Base URL of the stack, e.g. http://127.0.0.1:8787 */
   url: string
   apiKey: string
+  /** The stack's IDE token, when known: the students' addresses then open the IDE signed in. */
+  ideToken?: string
 }
 
 /** One student's sandbox and the page that opens it in the IDE. */
@@ -50,7 +53,10 @@ async function call(access: PlatformAccess, method: string, path: string, body?:
   return res
 }
 
-const ideUrl = (access: PlatformAccess, id: string) => `${access.url}/sandbox/${encodeURIComponent(id)}`
+function ideUrl(access: PlatformAccess, id: string): string {
+  const path = `/sandbox/${encodeURIComponent(id)}`
+  return access.ideToken ? ideLink(access.url, access.ideToken, path) : `${access.url}${path}`
+}
 
 /**
  * Creates every student's sandbox at once. Returns those made, in the students' order, and the

@@ -1,7 +1,8 @@
 // `npm run class`: one sandbox per student from a template, on the local stack (or any E2B API).
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { IdeToken, ideTokenFileName } from '../platform/access/ideToken'
 import {
   endClass,
   listClass,
@@ -48,6 +49,11 @@ function apiKey(given: string | undefined, dataDir: string): string {
   }
 }
 
+/** The stack's IDE token when its data folder has one, so the printed addresses open signed in. */
+function ideToken(dataDir: string): { ideToken?: string } {
+  return existsSync(join(dataDir, ideTokenFileName)) ? { ideToken: new IdeToken(dataDir).current() } : {}
+}
+
 function printTable(rows: StudentSandbox[]): void {
   const width = Math.max(7, ...rows.map((r) => r.student.length))
   console.log(`${'Student'.padEnd(width)}  Sandbox               IDE`)
@@ -87,6 +93,7 @@ const dataDir = resolve(text('data') ?? process.env.SANDBOX_DATA_DIR ?? '.data')
 const access: PlatformAccess = {
   url: (text('url') ?? `http://127.0.0.1:${process.env.PORT ?? 8787}`).replace(/\/$/, ''),
   apiKey: apiKey(text('api-key'), dataDir),
+  ...ideToken(dataDir),
 }
 
 try {

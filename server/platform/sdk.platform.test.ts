@@ -39,7 +39,7 @@ describe('e2b SDK against the platform that npm start runs', () => {
       let out = ''
       cli.stdout?.on('data', (d: Buffer) => {
         out += d
-        const match = out.match(/Open the IDE:\s+(http:\/\/\S+?)\/\s/)
+        const match = out.match(/Open the IDE:\s+(http:\/\/[^/\s]+)\//)
         if (match?.[1]) resolve(match[1])
       })
       cli.once('exit', (code) => reject(new Error(`npm start exited with ${code}: ${out}`)))

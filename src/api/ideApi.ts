@@ -60,13 +60,35 @@ export interface RemoteInfo {
   domain: string
 }
 
+// The page key: half of this browser's sign-in (the other half is an HttpOnly cookie). Kept in
+// localStorage, which only this origin reads (a cookie is sent to every port of the host too).
+const pageKeyItem = 'sandbox-ide:page-key'
+let pageKeyInMemory: string | null = null
+
+function pageKey(): string | null {
+  try {
+    return localStorage.getItem(pageKeyItem)
+  } catch {
+    return pageKeyInMemory
+  }
+}
+
+function keepPageKey(key: string): void {
+  pageKeyInMemory = key
+  try {
+    localStorage.setItem(pageKeyItem, key)
+  } catch {}
+}
+
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   let res: Response
+  const key = pageKey()
   try {
     res = await fetch(`/ide/api${path}`, {
       method,
       headers: {
         'X-Sandbox-IDE': '1',
+        ...(key === null ? {} : { 'X-Sandbox-IDE-Key': key }),
         ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -100,6 +122,13 @@ const base = (p: PlatformPath) =>
     : `/remotes/${encodeURIComponent(p.remoteId)}/sandboxes/${encodeURIComponent(p.sandboxId)}`
 
 export const ideApi = {
+  /** Trades the token of the IDE's link for this browser's sign-in (a cookie and the page key). */
+  signIn: async (token: string) => {
+    const { pageKey } = await call<{ pageKey: string }>('POST', '/auth', { token })
+    keepPageKey(pageKey)
+  },
+  /** Resolves when this browser is signed in; an ApiError with status 401 when it is not. */
+  signedIn: () => call<{ signedIn: true }>('GET', '/auth'),
   stack: () => call<StackInfo>('GET', '/stack'),
   sandboxes: () => call<SandboxSummary[]>('GET', '/sandboxes'),
   templates: () => call<{ templateId: string }[]>('GET', '/templates'),

@@ -4,7 +4,9 @@ import { ideApi } from '../api/ideApi'
 import { SandboxPicker } from '../features/picker/SandboxPicker'
 import type { SandboxAddress } from '../sandbox/sandboxAddress'
 import { Notifications } from '../ui/Notifications'
+import { Splash } from '../ui/Splash'
 import { navigate, parseRoute, pathFor, rememberRuntime, usePath } from './route'
+import { SignInGate } from './SignInGate'
 import { useApplyTheme } from './themeStore'
 import { useSandboxSession } from './useSandboxSession'
 import { Workbench } from './Workbench'
@@ -34,14 +36,6 @@ function DefaultPage({ theme }: { theme: 'light' | 'dark' }) {
   return <WorkbenchPage address={{ source: 'local', sandboxId: defaultId }} theme={theme} />
 }
 
-function Splash({ text }: { text: string }) {
-  return (
-    <main className="splash" aria-label="Workbench">
-      <p role="status">{text}</p>
-    </main>
-  )
-}
-
 /** The application: the title bar, the page the URL names, and notifications. */
 export function App() {
   const theme = useApplyTheme()
@@ -61,9 +55,25 @@ export function App() {
             <EmbedPage theme={theme} />
           </Suspense>
         )}
-        {route.page === 'default' && <DefaultPage theme={theme} />}
-        {route.page === 'picker' && <SandboxPicker onOpen={open} />}
-        {route.page === 'workbench' && <WorkbenchPage address={route.address} theme={theme} />}
+        {route.page === 'default' && (
+          <SignInGate>
+            <DefaultPage theme={theme} />
+          </SignInGate>
+        )}
+        {route.page === 'picker' && (
+          <SignInGate>
+            <SandboxPicker onOpen={open} />
+          </SignInGate>
+        )}
+        {route.page === 'workbench' &&
+          // A runtime's own URL and token need nothing of the local stack.
+          (route.address.source === 'runtime' ? (
+            <WorkbenchPage address={route.address} theme={theme} />
+          ) : (
+            <SignInGate>
+              <WorkbenchPage address={route.address} theme={theme} />
+            </SignInGate>
+          ))}
         <Notifications />
       </div>
     </QueryClientProvider>

@@ -1,8 +1,10 @@
 import { readFile } from 'node:fs/promises'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { join } from 'node:path'
-import { sendError, sendJson } from '../api/httpJson'
+import type { IdeCredentials } from '../access/ideCredentials'
+import { readJsonBody, sendError, sendJson } from '../api/httpJson'
 import { browserHost } from '../ide/browserHost'
+import { signInBody } from '../ide/ideSchemas'
 import { localSession } from '../ide/localSession'
 import { PlatformError } from '../platformError'
 import type { SandboxManager } from '../sandboxManager'
@@ -16,6 +18,8 @@ export interface DemoSiteOptions {
   defaultSandboxId: () => string | null
   /** Only a loopback listener hands a sandbox token to a page. */
   loopback: boolean
+  /** The IDE's: the demo's page signs in with the same link token, on its own host. */
+  credentials: IdeCredentials
 }
 
 /** True for an address that only this machine reaches. */
@@ -55,15 +59,23 @@ function clientBundle(projectRoot: string): () => Promise<string> {
 /**
  * `http://embed-demo.localhost:{port}/`: a page on another origin than the IDE that embeds it,
  * as a documentation site would (examples/embed/). Its `/session` plays the site's backend: it
- * hands the page the default sandbox's runtime URL and token, to same-origin requests only.
+ * hands the page the default sandbox's runtime URL and token, to same-origin requests of a page
+ * signed in with the IDE's token (its address in the start banner carries it; `POST /auth`
+ * trades it for the demo host's own cookie and page key, as the IDE does on its host).
  */
 export function demoSite(options: DemoSiteOptions) {
   const client = clientBundle(options.projectRoot)
   const files: Record<string, string> = { '/': 'index.html', '/demo.js': 'demo.js' }
   return async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
     try {
+      if (path === '/auth' && req.method === 'POST') {
+        if (req.headers['sec-fetch-site'] !== 'same-origin')
+          throw new PlatformError(403, 'signing in is for the demo page itself (Sec-Fetch-Site: same-origin)')
+        const { token } = await readJsonBody(req, signInBody)
+        return sendJson(res, 200, options.credentials.signIn(res, token, '/'))
+      }
       if (req.method !== 'GET' && req.method !== 'HEAD')
-        throw new PlatformError(405, 'the demo only serves GET')
+        throw new PlatformError(405, 'the demo only serves GET, and POST /auth')
       if (path === '/session') return sendJson(res, 200, await session(req, options))
       if (path === '/embed-client.js') return send(res, '.js', await client())
       const file = files[path]
@@ -95,6 +107,7 @@ async function session(req: IncomingMessage, options: DemoSiteOptions) {
     throw new PlatformError(404, 'the embed demo hands out sandboxes only on a loopback listener')
   if (req.headers['sec-fetch-site'] !== 'same-origin')
     throw new PlatformError(403, 'the demo session is for the demo page itself (Sec-Fetch-Site: same-origin)')
+  options.credentials.require(req)
   const id = options.defaultSandboxId()
   if (!id)
     throw new PlatformError(404, 'there is no default sandbox: start the stack without --no-default-sandbox')

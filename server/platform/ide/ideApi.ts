@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { sendError, sendJson } from '../api/httpJson'
+import type { IdeCredentials } from '../access/ideCredentials'
+import { readJsonBody, sendError, sendJson } from '../api/httpJson'
 import type { EmbedPolicy } from '../embed/embedPolicy'
 import type { SandboxLauncher } from '../launcher/sandboxLauncher'
 import { PlatformError } from '../platformError'
@@ -7,6 +8,7 @@ import type { SandboxManager } from '../sandboxManager'
 import type { TemplateCatalog } from '../templates/templateCatalog'
 import { guardIdeRequest } from './ideRequestGuard'
 import type { IdeRoute } from './ideRoute'
+import { signInBody } from './ideSchemas'
 import { localSandboxRoutes } from './localSandboxRoutes'
 import { remoteRoutes } from './remoteRoutes'
 import { RemoteStore } from './remoteStore'
@@ -21,6 +23,8 @@ export interface IdeApiOptions {
   envdVersion: string
   /** The platform's --host: the one name besides loopback names the API answers on. */
   host: string
+  /** Who may call it: every route but signing in and the embed policy needs them. */
+  credentials: IdeCredentials
   /** Where remotes.json lives. */
   dataDir: string
   /** Timeout of sandboxes the IDE creates or resumes without one (seconds). */
@@ -37,13 +41,36 @@ export function isIdeApiPath(path: string): boolean {
   return path === prefix || path.startsWith(`${prefix}/`)
 }
 
+function findRoute(routes: IdeRoute[], path: string): { route: IdeRoute; params: string[] } | undefined {
+  for (const route of routes) {
+    const match = path.match(route.pattern)
+    if (match) return { route, params: match.slice(1) }
+  }
+  return undefined
+}
+
 /**
  * The API the IDE's own page calls on its platform: the stack, the local sandboxes, and E2B
- * remotes whose keys never leave this server. It answers only same-origin requests from a
- * loopback page (see guardIdeRequest) and never with CORS.
+ * remotes whose keys never leave this server. Every request must prove it comes from the person
+ * who started the stack (see IdeCredentials); on top of that it answers only same-origin requests
+ * on a loopback or the configured host name (see guardIdeRequest), and never with CORS.
  */
 export function ideApi(options: IdeApiOptions) {
-  const { launcher, envdVersion } = options
+  const { launcher, envdVersion, credentials } = options
+  const auth: IdeRoute = {
+    pattern: /^\/auth$/,
+    open: true,
+    methods: {
+      GET: async (req, res) => {
+        credentials.require(req)
+        sendJson(res, 200, { signedIn: true })
+      },
+      POST: async (req, res) => {
+        const { token } = await readJsonBody(req, signInBody)
+        sendJson(res, 200, credentials.signIn(res, token, prefix))
+      },
+    },
+  }
   const stack: IdeRoute = {
     pattern: /^\/stack$/,
     methods: {
@@ -58,11 +85,15 @@ export function ideApi(options: IdeApiOptions) {
       },
     },
   }
+  // Which origins may embed the IDE: public (the CSP header says as much), and asked for by an
+  // /embed page inside another site, where the IDE's SameSite=Strict cookie is never sent.
   const embed: IdeRoute = {
     pattern: /^\/embed$/,
+    open: true,
     methods: { GET: async (_req, res) => sendJson(res, 200, options.embedPolicy()) },
   }
   const routes: IdeRoute[] = [
+    auth,
     stack,
     embed,
     ...localSandboxRoutes({
@@ -79,20 +110,19 @@ export function ideApi(options: IdeApiOptions) {
     try {
       guardIdeRequest(req, options.host)
       const path = url.pathname.slice(prefix.length).replace(/\/$/, '') || '/'
-      for (const route of routes) {
-        const match = path.match(route.pattern)
-        if (!match) continue
-        const handler = route.methods[req.method ?? '']
-        if (!handler) {
-          res.setHeader('Allow', Object.keys(route.methods).join(', '))
-          throw new PlatformError(405, `method ${req.method} is not allowed on ${url.pathname}`)
-        }
-        await handler(req, res, match.slice(1))
-        return
+      const found = findRoute(routes, path)
+      // Before saying what exists: a caller without the credential learns nothing but 401.
+      if (!found?.route.open) credentials.require(req)
+      if (!found) throw new PlatformError(404, `no such endpoint: ${req.method} ${url.pathname}`)
+      const handler = found.route.methods[req.method ?? '']
+      if (!handler) {
+        res.setHeader('Allow', Object.keys(found.route.methods).join(', '))
+        throw new PlatformError(405, `method ${req.method} is not allowed on ${url.pathname}`)
       }
-      throw new PlatformError(404, `no such endpoint: ${req.method} ${url.pathname}`)
+      await handler(req, res, found.params)
     } catch (err) {
       if (err instanceof PlatformError) {
+        if (err.status === 401) res.setHeader('WWW-Authenticate', 'Bearer realm="sandbox-ide"')
         sendError(res, err.status, err.message)
         return
       }

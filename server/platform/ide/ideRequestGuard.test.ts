@@ -16,7 +16,12 @@ const hostRefused = {
 describe('IDE API guard', () => {
   let tp: TestPlatform
   const stack = (headers: Record<string, string>, method = 'GET') =>
-    rawRequest({ port: tp.platform.port, method, path: '/ide/api/stack', headers })
+    rawRequest({
+      port: tp.platform.port,
+      method,
+      path: '/ide/api/stack',
+      headers: { Authorization: `Bearer ${tp.platform.ideToken.current()}`, ...headers },
+    })
 
   beforeAll(async () => {
     tp = await startTestPlatform()
@@ -104,10 +109,10 @@ describe('IDE API guard', () => {
   })
 
   it('answers unknown paths with 404 and wrong methods with 405 and Allow', async () => {
-    const missing = await ideCall(tp.platform.port, 'GET', '/nothing')
+    const missing = await ideCall(tp.platform, 'GET', '/nothing')
     expect(missing.status).toBe(404)
     expect(missing.json).toEqual({ code: 404, message: 'no such endpoint: GET /ide/api/nothing' })
-    const wrong = await ideCall(tp.platform.port, 'PUT', '/sandboxes')
+    const wrong = await ideCall(tp.platform, 'PUT', '/sandboxes')
     expect(wrong.status).toBe(405)
     expect(wrong.json).toEqual({ code: 405, message: 'method PUT is not allowed on /ide/api/sandboxes' })
     expect(wrong.headers.allow).toBe('GET, POST')
@@ -134,12 +139,12 @@ describe('IDE API guard', () => {
       ['GET', '/remotes/nothex/sandboxes/abc/session', undefined, 'invalid remote id'],
     ]
     for (const [method, path, body, says] of cases) {
-      const res = await ideCall(tp.platform.port, method, path, body)
+      const res = await ideCall(tp.platform, method, path, body)
       expect(res.status, `${method} ${path} ${JSON.stringify(body)}`).toBe(400)
       expect(res.json.code).toBe(400)
       expect(res.json.message).toContain(says)
     }
-    const notJson = await ideCall(tp.platform.port, 'POST', '/sandboxes', '{}', {
+    const notJson = await ideCall(tp.platform, 'POST', '/sandboxes', '{}', {
       'Content-Type': 'text/plain',
     })
     expect(notJson.json).toEqual({
@@ -147,13 +152,13 @@ describe('IDE API guard', () => {
       message: "request body must be application/json, not 'text/plain'",
     })
     // A malformed body is not quoted back: it may hold a key.
-    const quoted = await ideCall(tp.platform.port, 'POST', '/remotes', '{"apiKey": sk_secret_key')
+    const quoted = await ideCall(tp.platform, 'POST', '/remotes', '{"apiKey": sk_secret_key')
     expect(quoted.json).toEqual({ code: 400, message: 'malformed JSON in the request body' })
     expect(tp.platform.manager.list()).toEqual([])
   })
 
   it('refuses a body over 64 KiB with 413', async () => {
-    const res = await ideCall(tp.platform.port, 'POST', '/remotes', { apiKey: 'x'.repeat(70 * 1024) })
+    const res = await ideCall(tp.platform, 'POST', '/remotes', { apiKey: 'x'.repeat(70 * 1024) })
     expect(res.status).toBe(413)
     expect(res.json).toEqual({ code: 413, message: 'request body too large (limit 65536 bytes)' })
   })

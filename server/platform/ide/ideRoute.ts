@@ -9,5 +9,7 @@ export type IdeHandler = (req: IncomingMessage, res: ServerResponse, params: str
 /** A path pattern under /ide/api and the handler of each method it allows. */
 export interface IdeRoute {
   pattern: RegExp
+  /** Answers without the IDE's credential: only for what hands out no token and changes nothing. */
+  open?: boolean
   methods: Partial<Record<string, IdeHandler>>
 }

@@ -7,6 +7,9 @@ const seconds = z
   .min(1)
   .max(7 * 24 * 60 * 60)
 
+/** POST /ide/api/auth: the token from the IDE's link. */
+export const signInBody = z.strictObject({ token: z.string().min(1).max(256) })
+
 /** POST /ide/api/sandboxes (body optional); the template catalog judges the id itself. */
 export const createSandboxBody = z.strictObject({
   timeoutSeconds: seconds.optional(),

@@ -11,7 +11,7 @@ describe('IDE API: local sandboxes', () => {
   let tp: TestPlatform
   const answers: IdeAnswer[] = []
   const call = async (method: string, path: string, body?: unknown, headers?: Record<string, string>) => {
-    const res = await ideCall(tp.platform.port, method, path, body, headers)
+    const res = await ideCall(tp.platform, method, path, body, headers)
     answers.push(res)
     return res
   }

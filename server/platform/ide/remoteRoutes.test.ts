@@ -25,7 +25,7 @@ describe('IDE API: E2B remotes', () => {
   let token: string
 
   const call = async (method: string, path: string, body?: unknown) => {
-    const res = await ideCall(local.platform.port, method, path, body)
+    const res = await ideCall(local.platform, method, path, body)
     answers.push(res)
     return res
   }

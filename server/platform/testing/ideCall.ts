@@ -1,3 +1,4 @@
+import type { RunningPlatform } from '../platformServer'
 import { rawRequest } from './rawHttp'
 
 /** One answer of the IDE API, its body parsed when it is JSON. */
@@ -10,27 +11,33 @@ export interface IdeAnswer {
 }
 
 /**
- * Calls a platform's IDE API as the IDE's page does: on `localhost:{port}`, same-origin, with
- * the X-Sandbox-IDE header and a JSON body when given. `headers` may override any of them.
+ * Calls a platform's IDE API as a signed-in tool does: on `localhost:{port}`, same-origin, with
+ * the X-Sandbox-IDE header, the IDE token as a bearer credential and a JSON body when given.
+ * `headers` may override any of them; one given as an empty string is left out.
  */
 export async function ideCall(
-  port: number,
+  platform: Pick<RunningPlatform, 'port' | 'ideToken'>,
   method: string,
   path: string,
   body?: unknown,
   headers: Record<string, string> = {},
 ): Promise<IdeAnswer> {
+  const { port } = platform
+  const all: Record<string, string> = {
+    'X-Sandbox-IDE': '1',
+    'Sec-Fetch-Site': 'same-origin',
+    Authorization: `Bearer ${platform.ideToken.current()}`,
+    ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    ...headers,
+  }
   const res = await rawRequest({
     port,
-    host: headers.Host ?? `localhost:${port}`,
+    host: all.Host ?? `localhost:${port}`,
     method,
     path: `/ide/api${path}`,
-    headers: {
-      'X-Sandbox-IDE': '1',
-      'Sec-Fetch-Site': 'same-origin',
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-      ...Object.fromEntries(Object.entries(headers).filter(([name]) => name !== 'Host')),
-    },
+    headers: Object.fromEntries(
+      Object.entries(all).filter(([name, value]) => name !== 'Host' && value !== ''),
+    ),
     ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
   })
   let json: unknown

@@ -123,7 +123,11 @@ describe('platform over HTTPS with HTTP/2', () => {
   })
 
   it('gives the IDE an https runtime URL over both protocols', async () => {
-    const ideHeaders = { 'x-sandbox-ide': '1', 'sec-fetch-site': 'same-origin' }
+    const ideHeaders = {
+      'x-sandbox-ide': '1',
+      'sec-fetch-site': 'same-origin',
+      authorization: `Bearer ${tp.platform.ideToken.current()}`,
+    }
     const viaH2 = h2Exchange(
       session.request({
         ':path': `/ide/api/sandboxes/${id}/session`,
@@ -139,6 +143,25 @@ describe('platform over HTTPS with HTTP/2', () => {
       headers: { Host: `localhost:${tp.platform.port}`, ...ideHeaders },
     })
     expect(JSON.parse(viaH1.text).runtimeUrl).toBe(`https://${runtimeHost}`)
+  })
+
+  it('signs a browser in with a cookie sent over HTTPS only', async () => {
+    const request = session.request(
+      {
+        ':method': 'POST',
+        ':path': '/ide/api/auth',
+        ':authority': `localhost:${tp.platform.port}`,
+        'content-type': 'application/json',
+        'x-sandbox-ide': '1',
+        'sec-fetch-site': 'same-origin',
+      },
+      { endStream: false },
+    )
+    const signIn = h2Exchange(request)
+    request.end(JSON.stringify({ token: tp.platform.ideToken.current() }))
+    const headers = await signIn.response
+    expect(headers[':status']).toBe(200)
+    expect(String(headers['set-cookie'])).toMatch(/; HttpOnly; SameSite=Strict; Secure$/)
   })
 
   it('answers a browser’s CORS preflight for StreamInput through the router', async () => {

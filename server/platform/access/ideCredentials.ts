@@ -1,0 +1,107 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { PlatformError } from '../platformError'
+
+/** The request header a signed-in page sends its page key in. */
+export const pageKeyHeader = 'x-sandbox-ide-key'
+
+/** How long a browser stays signed in; rotating the token ends it sooner. */
+const signedInSeconds = 30 * 24 * 60 * 60
+
+/** Where the IDE's link and the commands that make a new one are, for every refusal. */
+export const whereTheLinkIs =
+  'open the address `npm start` printed (it ends in #token=…), or run `npm run ide-link` to print it again'
+
+/** What the credentials are derived from and how the cookie is scoped. */
+export interface IdeCredentialOptions {
+  /** The IDE's token, current (it may be rotated while the stack runs). */
+  token: () => string
+  /** The port the stack listens on: cookies are shared by every port of a host, so it names them. */
+  port: () => number
+  /** Served over TLS: the cookie is sent over HTTPS only. */
+  secure: boolean
+}
+
+const derive = (token: string, purpose: string) =>
+  createHmac('sha256', token).update(`sandbox-ide ${purpose} v1`).digest('base64url')
+
+/** Compares without leaking where two strings differ, or their lengths. */
+function sameSecret(given: string, expected: string): boolean {
+  const digest = (s: string) => createHash('sha256').update(s).digest()
+  return timingSafeEqual(digest(given), digest(expected))
+}
+
+function cookieValue(req: IncomingMessage, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=')
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim()
+  }
+  return undefined
+}
+
+/**
+ * Who may use what the stack offers the person who started it (the IDE API, the embed demo's
+ * session). A tool sends the token itself (`Authorization: Bearer`). A browser trades it once,
+ * from the link, for two values derived from it, and must send both: an HttpOnly, SameSite=Strict
+ * cookie for this host alone, and a page key that its page keeps in localStorage and sends as a
+ * header. The cookie is also sent to every other port of the host, where a server the user visits
+ * could read it; the page key stays with this origin, but script can read it. Neither alone is
+ * enough. Code in a sandbox has none of them: the token lives in the data folder, out of its view.
+ */
+export class IdeCredentials {
+  constructor(private readonly options: IdeCredentialOptions) {}
+
+  /** The cookie's name on this stack's port. */
+  get cookieName(): string {
+    return `sandbox_ide_${this.options.port()}`
+  }
+
+  /** Throws 401 unless the request carries the token, or a signed-in browser's cookie and page key. */
+  require(req: IncomingMessage): void {
+    const token = this.options.token()
+    const authorization = req.headers.authorization
+    if (authorization !== undefined) {
+      const bearer = /^Bearer\s+(\S+)$/i.exec(authorization)?.[1]
+      if (bearer && sameSecret(bearer, token)) return
+      throw new PlatformError(
+        401,
+        `the Authorization header does not carry this stack's IDE token: ${whereTheLinkIs}`,
+      )
+    }
+    const cookie = cookieValue(req, this.cookieName)
+    const pageKey = req.headers[pageKeyHeader]
+    if (cookie === undefined && pageKey === undefined)
+      throw new PlatformError(401, `this browser is not signed in to the IDE: ${whereTheLinkIs}`)
+    if (
+      cookie !== undefined &&
+      typeof pageKey === 'string' &&
+      sameSecret(cookie, derive(token, 'cookie')) &&
+      sameSecret(pageKey, derive(token, 'page key'))
+    )
+      return
+    throw new PlatformError(
+      401,
+      `this browser's sign-in is not valid (the IDE's token may have been rotated): ${whereTheLinkIs}`,
+    )
+  }
+
+  /**
+   * Signs a browser in when `token` is the stack's: sets the cookie (for `cookiePath` on this
+   * host) and returns the page key its page must keep. Throws 401 for any other token.
+   */
+  signIn(res: ServerResponse, token: string, cookiePath: string): { pageKey: string } {
+    const current = this.options.token()
+    if (!sameSecret(token, current))
+      throw new PlatformError(
+        401,
+        `this link's token is not the IDE's (it may have been rotated): ${whereTheLinkIs}`,
+      )
+    res.setHeader('Set-Cookie', this.cookie(derive(current, 'cookie'), cookiePath, signedInSeconds))
+    return { pageKey: derive(current, 'page key') }
+  }
+
+  private cookie(value: string, path: string, maxAge: number): string {
+    const secure = this.options.secure ? '; Secure' : ''
+    return `${this.cookieName}=${value}; Path=${path}; Max-Age=${maxAge}; HttpOnly; SameSite=Strict${secure}`
+  }
+}

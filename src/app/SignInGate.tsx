@@ -1,0 +1,67 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { type FormEvent, type ReactNode, useState } from 'react'
+import { ideApi } from '../api/ideApi'
+import { Splash } from '../ui/Splash'
+import { signInFromAddress, tokenFrom } from './signIn'
+
+const signInKey = ['ide-sign-in']
+
+/** Shows its children once this browser is signed in to the local stack; until then, how to sign in. */
+export function SignInGate({ children }: { children: ReactNode }) {
+  const state = useQuery({
+    queryKey: signInKey,
+    queryFn: signInFromAddress,
+    retry: false,
+    staleTime: Infinity,
+  })
+  if (state.isPending) return <Splash text="Signing in…" />
+  if (state.data?.signedIn === false) return <SignInPage reason={state.data.reason} />
+  return children
+}
+
+/** Where the link is, and a field to paste it into. */
+function SignInPage({ reason }: { reason: string }) {
+  const queryClient = useQueryClient()
+  const [error, setError] = useState<string>()
+  const [busy, setBusy] = useState(false)
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault()
+    const token = tokenFrom(String(new FormData(event.currentTarget).get('link') ?? ''))
+    if (!token) return setError('That is not the IDE’s link or token: the link ends in #token=…')
+    setBusy(true)
+    setError(undefined)
+    try {
+      await ideApi.signIn(token)
+      await queryClient.resetQueries()
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <main className="sign-in" aria-labelledby="sign-in-title">
+      <h2 id="sign-in-title">Open the IDE with its link</h2>
+      <p>
+        This IDE runs on the machine of whoever started it, and only their link opens it. Look in the terminal
+        where <code>npm start</code> runs for the line <strong>Open the IDE:</strong>; its address ends in{' '}
+        <code>#token=…</code>.
+      </p>
+      <p>
+        Lost it? <code>npm run ide-link</code> prints it again, and <code>npm run ide-link -- --rotate</code>{' '}
+        makes a new one and signs every browser out.
+      </p>
+      <p className="sign-in-reason">{reason}</p>
+      <form aria-label="Sign in" onSubmit={submit}>
+        <label>
+          IDE link or token
+          <input name="link" type="password" required autoComplete="off" spellCheck={false} />
+        </label>
+        {error && <p role="alert">{error}</p>}
+        <button type="submit" className="primary" disabled={busy}>
+          Sign in
+        </button>
+      </form>
+    </main>
+  )
+}
