@@ -16,7 +16,8 @@ export const runtimeBundlePath = join(root, 'dist', 'runtime', 'runtime.mjs')
 export const runtimeNativePackages = ['node-pty', 'fs-xattr']
 
 /** Directories whose .ts files end up in the bundle. */
-const sourceDirs = [join(root, 'server', 'runtime'), join(root, 'src', 'gen')]
+// Everything the runtime imports: its own folder, the generated code, the servers' shared HTTP helpers.
+const sourceDirs = [join(root, 'server', 'runtime'), join(root, 'server', 'http'), join(root, 'src', 'gen')]
 
 function newestSourceMtime(dir) {
   let newest = 0

@@ -3,6 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import type { PlatformConfig } from '../config'
+import { longLivedServerOptions } from '../http/longLivedServerOptions'
+import { settleUnreadBody } from '../http/settleUnreadBody'
 import { envdVersion } from '../runtime/version'
 import { IdeCredentials } from './access/ideCredentials'
 import { IdeToken } from './access/ideToken'
@@ -104,6 +106,7 @@ export async function startPlatform(
   let policy: EmbedPolicy = embedPolicy(config, '')
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
+    settleUnreadBody(req, res)
     const url = new URL(req.url ?? '/', 'http://platform')
     if (isDemoRequest(req)) return void demo(req, res, url.pathname)
     const target = sandboxTarget(req)
@@ -116,7 +119,7 @@ export async function startPlatform(
   // No request timeout: terminals and watches are long-lived streams through the router.
   const server = certificate
     ? secureServer(certificate, handle)
-    : createServer({ requestTimeout: 0, keepAliveTimeout: 640_000 }, handle)
+    : createServer(longLivedServerOptions, handle)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(config.port, config.host, () => resolve())

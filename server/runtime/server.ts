@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net'
 import { connectNodeAdapter } from '@connectrpc/connect-node'
 import { Filesystem } from '../../src/gen/filesystem_pb'
 import { Process } from '../../src/gen/process_pb'
+import { longLivedServerOptions } from '../http/longLivedServerOptions'
+import { settleUnreadBody } from '../http/settleUnreadBody'
 import { sendEnvdError, tokensMatch, unauthorizedMessage } from './accessToken'
 import type { RuntimeContext } from './context'
 import { applyCors } from './cors'
@@ -57,6 +59,7 @@ export function createRuntimeHandler(options: RuntimeOptions) {
   const files = filesHandler(rt)
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    settleUnreadBody(req, res)
     if (applyCors(req, res)) return
     const url = new URL(req.url ?? '/', 'http://runtime')
     const token = req.headers['x-access-token']
@@ -100,7 +103,7 @@ export function createRuntimeHandler(options: RuntimeOptions) {
 export async function startRuntime(options: RuntimeOptions): Promise<RunningRuntime> {
   const { handle, dispose } = createRuntimeHandler(options)
   // No request timeout: StreamInput over HTTP/1.1 is one long request body. Idle as envd (640 s).
-  const server = createServer({ requestTimeout: 0, keepAliveTimeout: 640_000 }, handle)
+  const server = createServer(longLivedServerOptions, handle)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port, options.host, () => resolve())

@@ -27,20 +27,41 @@ export function sendError(res: ServerResponse, status: number, message: string):
   sendJson(res, status, { code: status, message })
 }
 
-/** Reads the whole body, refusing more than `maxBodyBytes` with 413 before it is all in memory. */
-async function readBody(req: IncomingMessage): Promise<string> {
-  const declared = Number(req.headers['content-length'] ?? 0)
-  if (declared > maxBodyBytes)
-    throw new PlatformError(413, `request body too large (limit ${maxBodyBytes} bytes)`)
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (size > maxBodyBytes)
-      throw new PlatformError(413, `request body too large (limit ${maxBodyBytes} bytes)`)
-    chunks.push(chunk)
-  }
-  return Buffer.concat(chunks).toString('utf8')
+/**
+ * Reads the whole body, refusing more than `maxBodyBytes` with 413 before it is all in memory.
+ * Past the limit it stops listening and leaves the request as it is (never destroyed, as a
+ * `for await` that throws would do), so settleUnreadBody can read the rest after the answer.
+ */
+function readBody(req: IncomingMessage): Promise<string> {
+  const tooLarge = () => new PlatformError(413, `request body too large (limit ${maxBodyBytes} bytes)`)
+  if (Number(req.headers['content-length'] ?? 0) > maxBodyBytes) return Promise.reject(tooLarge())
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const stop = () => {
+      req.off('data', onData)
+      req.off('end', onEnd)
+      req.off('error', onError)
+      req.pause()
+    }
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= maxBodyBytes) return void chunks.push(chunk)
+      stop()
+      reject(tooLarge())
+    }
+    const onEnd = () => {
+      stop()
+      resolve(Buffer.concat(chunks).toString('utf8'))
+    }
+    const onError = (err: Error) => {
+      stop()
+      reject(err)
+    }
+    req.on('data', onData)
+    req.once('end', onEnd)
+    req.once('error', onError)
+  })
 }
 
 /** A readable sentence for the first problem zod found. */
