@@ -134,6 +134,11 @@ export function sandboxRouter(manager: SandboxManager) {
     upstream.on('response', (answer) => {
       res.writeHead(answer.statusCode ?? 502, forwardable(answer.headers))
       answer.pipe(res)
+      // A runtime that dies mid-answer (killed, out of memory) ends no pipe: without this the
+      // client's stream (a terminal, a watch) would wait forever for bytes that never come.
+      answer.on('close', () => {
+        if (!answer.complete) res.destroy()
+      })
     })
     upstream.on('error', (err) => {
       if (!res.headersSent) {
@@ -148,6 +153,11 @@ export function sandboxRouter(manager: SandboxManager) {
     // A client that goes away takes its upstream call with it (the runtime keeps the process).
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy()
+    })
+    // An answer before the whole body went up (a runtime's 401): the rest is not forwarded
+    // (settleUnreadBody reads it from the client), so the half-sent upstream call is dropped.
+    res.on('finish', () => {
+      if (!req.complete) upstream.destroy()
     })
     req.pipe(upstream)
   }

@@ -6,6 +6,7 @@ export const invalidArgument = (message: string) => new ConnectError(message, Co
 export const alreadyExists = (message: string) => new ConnectError(message, Code.AlreadyExists)
 export const failedPrecondition = (message: string) => new ConnectError(message, Code.FailedPrecondition)
 export const internal = (message: string) => new ConnectError(message, Code.Internal)
+export const resourceExhausted = (message: string) => new ConnectError(message, Code.ResourceExhausted)
 export const unimplemented = (message: string) => new ConnectError(message, Code.Unimplemented)
 export const unauthenticated = (message: string) => new ConnectError(message, Code.Unauthenticated)
 export const unknown = (message: string) => new ConnectError(message, Code.Unknown)

@@ -11,6 +11,7 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Code } from '@connectrpc/connect'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { EventType } from '../../../src/gen/filesystem_pb'
 import { TreeWatcher } from './treeWatcher'
@@ -253,5 +254,31 @@ describe('TreeWatcher: classifying fs.watch notifications as envd events', () =>
     })
     await expect(watcher.start()).rejects.toThrow()
     expect(watcher.watchCount).toBe(0)
+  })
+
+  it('refuses a tree with more directories than its limit, holding no watch, and stops when one grows past it', async () => {
+    const base = realpathSync(mkdtempSync(join(tmpdir(), 'tree-watch-limit-')))
+    for (const name of ['a', 'b', 'c']) mkdirSync(join(base, name))
+    const tooSmall = new TreeWatcher(base, {
+      recursive: true,
+      maxDirs: 3,
+      onChanges: () => {},
+      onError: () => {},
+    })
+    await expect(tooSmall.start()).rejects.toMatchObject({ code: Code.ResourceExhausted })
+    expect(tooSmall.watchCount).toBe(0)
+
+    const errors: Error[] = []
+    const fits = new TreeWatcher(base, {
+      recursive: true,
+      maxDirs: 4,
+      onChanges: () => {},
+      onError: (e) => errors.push(e),
+    })
+    await fits.start()
+    mkdirSync(join(base, 'd'))
+    await vi.waitFor(() => expect(errors).toHaveLength(1), { timeout: 10_000 })
+    expect(errors[0]?.message).toContain('more than 4 directories')
+    expect(fits.watchCount).toBe(0)
   })
 })

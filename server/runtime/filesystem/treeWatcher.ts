@@ -2,7 +2,7 @@ import { type BigIntStats, constants, type FSWatcher, watch } from 'node:fs'
 import { lstat, readdir } from 'node:fs/promises'
 import { basename, join, relative } from 'node:path'
 import { EventType } from '../../../src/gen/filesystem_pb'
-import { errnoCode, internal, messageOf } from '../errors'
+import { errnoCode, internal, messageOf, resourceExhausted } from '../errors'
 import { byteOrder } from './byteOrder'
 import { isUploadTempName } from './uploadTempName'
 
@@ -59,6 +59,8 @@ export interface TreeWatcherOptions {
   onChanges(changes: WatchChange[]): void | Promise<void>
   /** A watch could not be kept up (e.g. the inotify watch limit); the watcher has stopped. */
   onError(error: Error): void
+  /** Most directories it may watch (default maxWatchedDirs); past it, start fails or the watch stops. */
+  maxDirs?: number
 }
 
 interface WatchedDir {
@@ -76,6 +78,13 @@ interface Pending {
 
 /** lstats run at once while scanning one directory. */
 const statConcurrency = 64
+
+/**
+ * Most directories one watch may hold. A recursive watch of `/` would scan the whole system
+ * (tens of thousands of directories, minutes of lstat) and take that many of the host's inotify
+ * watches, which every sandbox shares; a project with its node_modules stays well below it.
+ */
+export const maxWatchedDirs = 10_000
 
 function snapshotOf(st: BigIntStats): Snapshot {
   return {
@@ -125,7 +134,12 @@ export class TreeWatcher {
   /** Registers the watches and records what is there; resolves once events can be caught. */
   async start(): Promise<void> {
     this.rootSnapshot = await snapshot(this.root)
-    await this.syncDir(this.root, false, [])
+    try {
+      await this.syncDir(this.root, false, [])
+    } catch (err) {
+      this.close()
+      throw err
+    }
     if (!this.dirs.has(this.root)) throw internal(`error watching directory ${this.root}: it vanished`)
   }
 
@@ -342,6 +356,10 @@ export class TreeWatcher {
   private async syncDir(dir: string, emit: boolean, out: WatchChange[]): Promise<void> {
     let watched = this.dirs.get(dir)
     if (!watched?.watcher) {
+      if (!watched && this.dirs.size >= (this.options.maxDirs ?? maxWatchedDirs))
+        throw resourceExhausted(
+          `error watching directory ${this.root}: more than ${this.options.maxDirs ?? maxWatchedDirs} directories in the tree; watch a smaller one`,
+        )
       const watcher = this.watchDir(dir)
       if (!watcher) {
         this.dropTree(dir)
