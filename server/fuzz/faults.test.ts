@@ -2,8 +2,9 @@
 // half-way, a reader that stops reading, a runtime killed mid-request. Each ends within a stated
 // bound with a clear answer, and nobody else waits for it.
 import { connect, type Socket } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { longLivedServerOptions } from '../http/longLivedServerOptions'
+import { bodyIdleMs } from '../platform/api/httpJson'
 import { startTestPlatform, type TestPlatform } from '../platform/testing/platformFixture'
 import { rawRequest } from '../platform/testing/rawHttp'
 
@@ -75,6 +76,22 @@ describe('faults', () => {
       longLivedServerOptions.headersTimeout + 2 * longLivedServerOptions.connectionsCheckingInterval + 1000,
     )
     expect(tp.platform.manager.list()).toHaveLength(1)
+  }, 30_000)
+
+  it('answers 408 to a JSON body that stops half-way, and creates nothing', async () => {
+    const half = rawConnection(tp.platform.port)
+    half.socket.write(
+      `POST /sandboxes HTTP/1.1\r\nHost: 127.0.0.1:${tp.platform.port}\r\nX-API-Key: ${tp.apiKey}\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"templateID": "ba',
+    )
+    const started = performance.now()
+    await vi.waitFor(() => expect(half.received()).toMatch(/^HTTP\/1\.1 408 /), {
+      timeout: bodyIdleMs + 2000,
+    })
+    expect(performance.now() - started).toBeLessThan(bodyIdleMs + 2000)
+    expect(half.received()).toContain('the request body stopped arriving')
+    expect(tp.platform.manager.list()).toHaveLength(1)
+    half.socket.destroy()
   }, 30_000)
 
   it('keeps answering other calls of a sandbox while one reader of a flood stops reading', async () => {

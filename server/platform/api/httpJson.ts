@@ -27,10 +27,14 @@ export function sendError(res: ServerResponse, status: number, message: string):
   sendJson(res, status, { code: status, message })
 }
 
+/** How long a JSON body may pause mid-way before the request is answered 408. */
+export const bodyIdleMs = 10_000
+
 /**
- * Reads the whole body, refusing more than `maxBodyBytes` with 413 before it is all in memory.
- * Past the limit it stops listening and leaves the request as it is (never destroyed, as a
- * `for await` that throws would do), so settleUnreadBody can read the rest after the answer.
+ * Reads the whole body, refusing more than `maxBodyBytes` with 413 before it is all in memory,
+ * and a body that stops half-way with 408 once nothing came for `bodyIdleMs`. Either way it
+ * stops listening and leaves the request as it is (never destroyed, as a `for await` that
+ * throws would do), so settleUnreadBody deals with the rest after the answer.
  */
 function readBody(req: IncomingMessage): Promise<string> {
   const tooLarge = () => new PlatformError(413, `request body too large (limit ${maxBodyBytes} bytes)`)
@@ -38,13 +42,20 @@ function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
+    const idle = () => {
+      stop()
+      reject(new PlatformError(408, `the request body stopped arriving (nothing for ${bodyIdleMs / 1000} s)`))
+    }
+    const timer = setTimeout(idle, bodyIdleMs)
     const stop = () => {
+      clearTimeout(timer)
       req.off('data', onData)
       req.off('end', onEnd)
       req.off('error', onError)
       req.pause()
     }
     const onData = (chunk: Buffer) => {
+      timer.refresh()
       size += chunk.length
       if (size <= maxBodyBytes) return void chunks.push(chunk)
       stop()
