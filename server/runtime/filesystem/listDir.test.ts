@@ -1,9 +1,12 @@
 import { mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs'
+import { userInfo } from 'node:os'
 import { join } from 'node:path'
 import { Code, ConnectError } from '@connectrpc/connect'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FileType } from '../../../src/gen/filesystem_pb'
 import { startTestRuntime, type TestRuntime } from '../testing/runtimeFixture'
+import { UserDirectory } from '../users'
+import { listDir } from './listDir'
 
 describe('ListDir through the generated client', () => {
   let rt: TestRuntime
@@ -95,6 +98,15 @@ describe('ListDir through the generated client', () => {
     expect(entries).toHaveLength(500)
     expect(entries[0]?.name).toBe('f000')
     expect(entries[499]?.name).toBe('f499')
+  })
+
+  it('refuses a listing of more entries than its limit with resource_exhausted', async () => {
+    const users = new UserDirectory(userInfo().username, rt.home)
+    expect(await listDir(at('many'), 1, users, 500)).toHaveLength(500)
+    await expect(listDir(at('many'), 1, users, 499)).rejects.toMatchObject({
+      code: Code.ResourceExhausted,
+      rawMessage: `more than 499 entries under ${at('many')} at depth 1: list with a smaller depth`,
+    })
   })
 
   it('still works after the tree changes between calls', async () => {

@@ -3,13 +3,28 @@ import { readdir, realpath, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { setImmediate } from 'node:timers/promises'
 import { type EntryInfo, FileType } from '../../../src/gen/filesystem_pb'
-import { errnoCode, failedPrecondition, internal, invalidArgument, messageOf, notFound } from '../errors'
+import {
+  errnoCode,
+  failedPrecondition,
+  internal,
+  invalidArgument,
+  messageOf,
+  notFound,
+  resourceExhausted,
+} from '../errors'
 import type { UserDirectory } from '../users'
 import { byteOrder } from './byteOrder'
 import { entryInfo } from './entryInfo'
 
 /** Entries described between two yields to the event loop, so other calls go on meanwhile. */
 const entriesPerSlice = 2000
+
+/**
+ * Most entries one ListDir answers. envd has no bound: a listing of `/` at any depth walks the
+ * whole system for seconds and answers tens of megabytes. A project with its node_modules at
+ * depth 10 stays below it; past it the call fails at once with resource_exhausted.
+ */
+export const maxListedEntries = 100_000
 
 /** Resolves the listed directory through symlinks, with envd's error codes. */
 async function resolveListRoot(path: string): Promise<string> {
@@ -38,9 +53,15 @@ async function resolveListRoot(path: string): Promise<string> {
  * ListDir (envd-api.md §4.3): depth 0 means 1; depth N lists everything at most N levels below
  * `path`, lexically and depth-first pre-order, never the directory itself. The root may be a
  * symlink; symlinked subdirectories are listed but not entered. Entries report `path` joined
- * with their relative name. A read error anywhere fails the whole call, as in envd.
+ * with their relative name. A read error anywhere fails the whole call, as in envd; so does
+ * a listing of more than `limit` entries (resource_exhausted), which envd does not bound.
  */
-export async function listDir(path: string, depth: number, users: UserDirectory): Promise<EntryInfo[]> {
+export async function listDir(
+  path: string,
+  depth: number,
+  users: UserDirectory,
+  limit = maxListedEntries,
+): Promise<EntryInfo[]> {
   const maxDepth = Math.max(depth, 1)
   const realRoot = await resolveListRoot(path)
   const entries: EntryInfo[] = []
@@ -67,7 +88,10 @@ export async function listDir(path: string, depth: number, users: UserDirectory)
         if (errnoCode(err) === 'ENOENT') continue // vanished during the walk
         throw internal(`error reading directory ${shownDir}: ${messageOf(err)}`)
       }
-      entries.push(info)
+      if (entries.push(info) > limit)
+        throw resourceExhausted(
+          `more than ${limit} entries under ${path} at depth ${maxDepth}: list with a smaller depth`,
+        )
       // A symlink to a directory has symlinkTarget set and is not entered, as in Go's WalkDir.
       const isRealDir = info.symlinkTarget === undefined && info.type === FileType.DIRECTORY
       if (isRealDir && level < maxDepth)
