@@ -1,4 +1,4 @@
-import { type BigIntStats, constants, type FSWatcher, watch } from 'node:fs'
+import { type BigIntStats, constants, type Dirent, type FSWatcher, watch } from 'node:fs'
 import { lstat, readdir } from 'node:fs/promises'
 import { basename, join, relative } from 'node:path'
 import { EventType } from '../../../src/gen/filesystem_pb'
@@ -135,12 +135,44 @@ export class TreeWatcher {
   async start(): Promise<void> {
     this.rootSnapshot = await snapshot(this.root)
     try {
+      // Counted first, by names alone: a tree too large is refused in a fraction of the time a
+      // scan (an lstat of every entry) would take to find out.
+      if (this.options.recursive) await this.refuseIfLarger(this.maxDirs)
       await this.syncDir(this.root, false, [])
     } catch (err) {
       this.close()
       throw err
     }
     if (!this.dirs.has(this.root)) throw internal(`error watching directory ${this.root}: it vanished`)
+  }
+
+  private get maxDirs(): number {
+    return this.options.maxDirs ?? maxWatchedDirs
+  }
+
+  private tooLarge() {
+    return resourceExhausted(
+      `error watching directory ${this.root}: more than ${this.maxDirs} directories in the tree; watch a smaller one`,
+    )
+  }
+
+  /** Throws tooLarge when the tree under the root holds more than `max` directories (itself included). */
+  private async refuseIfLarger(max: number): Promise<void> {
+    const queue = [this.root]
+    let found = 1
+    for (let dir = queue.pop(); dir !== undefined; dir = queue.pop()) {
+      let dirents: Dirent[]
+      try {
+        dirents = await readdir(dir, { withFileTypes: true })
+      } catch {
+        continue // the scan reports what matters
+      }
+      for (const d of dirents) {
+        if (!d.isDirectory()) continue
+        if (++found > max) throw this.tooLarge()
+        queue.push(join(dir, d.name))
+      }
+    }
   }
 
   /** Stops every watch; no callback runs after this. */
@@ -356,10 +388,7 @@ export class TreeWatcher {
   private async syncDir(dir: string, emit: boolean, out: WatchChange[]): Promise<void> {
     let watched = this.dirs.get(dir)
     if (!watched?.watcher) {
-      if (!watched && this.dirs.size >= (this.options.maxDirs ?? maxWatchedDirs))
-        throw resourceExhausted(
-          `error watching directory ${this.root}: more than ${this.options.maxDirs ?? maxWatchedDirs} directories in the tree; watch a smaller one`,
-        )
+      if (!watched && this.dirs.size >= this.maxDirs) throw this.tooLarge()
       const watcher = this.watchDir(dir)
       if (!watcher) {
         this.dropTree(dir)
