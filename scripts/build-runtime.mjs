@@ -16,8 +16,13 @@ export const runtimeBundlePath = join(root, 'dist', 'runtime', 'runtime.mjs')
 export const runtimeNativePackages = ['node-pty', 'fs-xattr']
 
 /** Directories whose .ts files end up in the bundle. */
-// Everything the runtime imports: its own folder, the generated code, the servers' shared HTTP helpers.
-const sourceDirs = [join(root, 'server', 'runtime'), join(root, 'server', 'http'), join(root, 'src', 'gen')]
+// Everything the runtime imports: its own folder, the servers' shared HTTP helpers, the generated code and the contract.
+const sourceDirs = [
+  join(root, 'server', 'runtime'),
+  join(root, 'server', 'http'),
+  join(root, 'src', 'gen'),
+  join(root, 'src', 'contract'),
+]
 
 function newestSourceMtime(dir) {
   let newest = 0

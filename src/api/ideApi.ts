@@ -1,6 +1,18 @@
 // The local stack's IDE API (/ide/api): sandboxes and their connection details. The platform
 // key never reaches the browser; the stack answers with per-sandbox runtime URLs and tokens.
 
+import type {
+  EmbedConfig,
+  RemoteInfo,
+  SandboxSummary,
+  SessionInfo,
+  SignedInAnswer,
+  SignInAnswer,
+  StackInfo,
+  TemplateSummary,
+  TimeoutAnswer,
+} from '../contract/ideApiTypes'
+
 /** A failed call, with the server's own message. */
 export class ApiError extends Error {
   constructor(
@@ -9,55 +21,6 @@ export class ApiError extends Error {
   ) {
     super(message)
   }
-}
-
-export type SandboxState = 'running' | 'paused'
-
-/** A local sandbox as the picker lists it. */
-export interface SandboxSummary {
-  sandboxId: string
-  /** What its home started from: `base` (empty), or a folder of the stack's templates (labs). */
-  templateId: string
-  state: SandboxState
-  startedAt: string
-  endAt: string
-  metadata: Record<string, string>
-  processesLost: boolean
-  isDefault: boolean
-}
-
-/** What the browser needs to talk to a sandbox's runtime. */
-export interface SessionInfo {
-  source: 'local' | 'e2b'
-  sandboxId: string
-  remoteId?: string
-  state: SandboxState
-  runtimeUrl: string
-  /** Null where the sandbox was created without one (older E2B sandboxes). */
-  accessToken: string | null
-  endAt: string
-  envdVersion: string
-  processesLost?: boolean
-}
-
-export interface StackInfo {
-  isolation: 'bubblewrap' | 'none'
-  freezer: string
-  warning?: string
-  envdVersion: string
-  defaultSandboxId: string | null
-}
-
-/** Which parent pages may embed the IDE (/embed), and whose commands run without asking. */
-export interface EmbedConfig {
-  allowedOrigins: string[]
-  trustedOrigins: string[]
-}
-
-export interface RemoteInfo {
-  remoteId: string
-  apiUrl: string
-  domain: string
 }
 
 // The page key: half of this browser's sign-in (the other half is an HttpOnly cookie). Kept in
@@ -124,14 +87,14 @@ const base = (p: PlatformPath) =>
 export const ideApi = {
   /** Trades the token of the IDE's link for this browser's sign-in (a cookie and the page key). */
   signIn: async (token: string) => {
-    const { pageKey } = await call<{ pageKey: string }>('POST', '/auth', { token })
+    const { pageKey } = await call<SignInAnswer>('POST', '/auth', { token })
     keepPageKey(pageKey)
   },
   /** Resolves when this browser is signed in; an ApiError with status 401 when it is not. */
-  signedIn: () => call<{ signedIn: true }>('GET', '/auth'),
+  signedIn: () => call<SignedInAnswer>('GET', '/auth'),
   stack: () => call<StackInfo>('GET', '/stack'),
   sandboxes: () => call<SandboxSummary[]>('GET', '/sandboxes'),
-  templates: () => call<{ templateId: string }[]>('GET', '/templates'),
+  templates: () => call<TemplateSummary[]>('GET', '/templates'),
   createSandbox: (options: { templateId?: string; timeoutSeconds?: number } = {}) =>
     call<SandboxSummary>('POST', '/sandboxes', options),
   killSandbox: (sandboxId: string) => call<void>('DELETE', `/sandboxes/${encodeURIComponent(sandboxId)}`),
@@ -139,7 +102,7 @@ export const ideApi = {
   pause: (p: PlatformPath) => call<void>('POST', `${base(p)}/pause`),
   resume: (p: PlatformPath) => call<SessionInfo>('POST', `${base(p)}/resume`, {}),
   setTimeout: (p: PlatformPath, seconds: number) =>
-    call<{ endAt: string }>('POST', `${base(p)}/timeout`, { seconds }),
+    call<TimeoutAnswer>('POST', `${base(p)}/timeout`, { seconds }),
   addRemote: (apiKey: string, apiUrl?: string, domain?: string) =>
     call<RemoteInfo>('POST', '/remotes', {
       apiKey,

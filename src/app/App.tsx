@@ -5,10 +5,10 @@ import { SandboxPicker } from '../features/picker/SandboxPicker'
 import type { SandboxAddress } from '../sandbox/sandboxAddress'
 import { Notifications } from '../ui/Notifications'
 import { Splash } from '../ui/Splash'
+import { useApplyTheme } from '../ui/themeStore'
+import { useSandboxSession } from '../workbench/useSandboxSession'
 import { navigate, parseRoute, pathFor, rememberRuntime, usePath } from './route'
 import { SignInGate } from './SignInGate'
-import { useApplyTheme } from './themeStore'
-import { useSandboxSession } from './useSandboxSession'
 import { Workbench } from './Workbench'
 
 // Only an iframe loads it, with its protocol and request checks (zod).

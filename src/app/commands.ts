@@ -4,9 +4,9 @@ import { useTerminalSettings } from '../features/terminal/terminalSettings'
 import { sandboxActions } from '../features/toolbar/sandboxActions'
 import type { SandboxSession } from '../sandbox/SandboxSession'
 import { reportErrors } from '../ui/notifications'
+import { type ThemeChoice, useThemeStore } from '../ui/themeStore'
 import { useLayoutStore } from './layoutStore'
 import { navigate } from './route'
-import { type ThemeChoice, useThemeStore } from './themeStore'
 
 /** One action of the command palette. */
 export interface Command {

@@ -1,7 +1,7 @@
 import { create } from 'zustand'
 import { persist } from 'zustand/middleware'
 import { persistedStorage } from '../ui/persistedStorage'
-import type { PanelVisibility } from './WorkbenchLayout'
+import type { PanelVisibility } from '../workbench/WorkbenchLayout'
 
 /** The panels a user may hide, remembered per sandbox (sizes are remembered by the panel groups). */
 type HideablePanels = Pick<PanelVisibility, 'explorer' | 'terminal'>

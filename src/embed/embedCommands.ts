@@ -1,7 +1,8 @@
-import { readFile, writeFile } from '../api/files'
-import type { WorkbenchParts } from '../app/WorkbenchLayout'
 import type { TerminalInstance } from '../features/terminal/TerminalInstance'
 import type { SandboxSession } from '../sandbox/SandboxSession'
+import { sandboxError } from '../sandbox/sandboxError'
+import type { SandboxFiles } from '../sandbox/sandboxFiles'
+import type { WorkbenchParts } from '../workbench/WorkbenchLayout'
 import type { ConsentQueue } from './consent'
 import { CommandError, type CommandHandlers } from './embedHost'
 import type { PanelName, ThemeName } from './protocol'
@@ -61,7 +62,14 @@ export async function runInTerminal(target: EmbedTarget, command: string, cwd?: 
 
 /** The commands a parent page may send, acting on the embedded workbench. */
 export function embedCommands(target: EmbedTarget): CommandHandlers {
-  const endpoint = () => need(target.session.endpoint, 'the sandbox')
+  const withFiles = async <T>(call: (files: SandboxFiles) => Promise<T>): Promise<T> => {
+    try {
+      return await call(target.session.files)
+    } catch (err) {
+      if (sandboxError(err).kind === 'not-connected') need(undefined, 'the sandbox')
+      throw err
+    }
+  }
   return {
     openFile: async ({ path }) => {
       const editor = need(target.parts().editor, 'the editor')
@@ -73,10 +81,10 @@ export function embedCommands(target: EmbedTarget): CommandHandlers {
       if (doc?.error) throw new CommandError('failed', doc.error)
       return null
     },
-    readFile: async ({ path }) => ({ content: decoder.decode(await readFile(endpoint(), path)) }),
+    readFile: async ({ path }) => ({ content: decoder.decode(await withFiles((files) => files.read(path))) }),
     writeFile: async ({ path, content }) => {
       if (target.readOnly) throw new CommandError('denied', 'this embed is read-only')
-      await writeFile(endpoint(), path, encoder.encode(content))
+      await withFiles((files) => files.write(path, encoder.encode(content)))
       return null
     },
     runCommand: async ({ command, cwd }) => ({ pid: await runInTerminal(target, command, cwd) }),

@@ -1,11 +1,14 @@
 import { type Client, createClient, type Transport } from '@connectrpc/connect'
 import type { RuntimeEndpoint } from '../api/files'
-import { ApiError, ideApi, type SessionInfo } from '../api/ideApi'
+import { ApiError, ideApi } from '../api/ideApi'
 import { runtimeTransport, shardedUrl } from '../api/runtimeTransport'
+import type { SessionInfo } from '../contract/ideApiTypes'
 import { Filesystem } from '../gen/filesystem_pb'
 import { Process } from '../gen/process_pb'
 import { backoffDelay } from './backoff'
 import type { SandboxAddress } from './sandboxAddress'
+import { type SandboxFiles, sandboxFiles } from './sandboxFiles'
+import { type SandboxProcesses, sandboxProcesses } from './sandboxProcesses'
 import type { SessionState } from './sessionState'
 
 /** How often a healthy session checks the sandbox's state (paused elsewhere, timeout, restart). */
@@ -44,6 +47,10 @@ export class SandboxSession {
   private unary: RuntimeClients | undefined
   private shards = 0
   private refreshing: Promise<void> | undefined
+  /** The sandbox's files, for features: the one place that guards, calls and maps errors. */
+  readonly files: SandboxFiles = sandboxFiles(this)
+  /** The sandbox's processes, for features, likewise. */
+  readonly processes: SandboxProcesses = sandboxProcesses(this)
 
   constructor(readonly address: SandboxAddress) {
     this.snapshot = {

@@ -1,17 +1,19 @@
-import { create } from '@bufbuild/protobuf'
 import { Code, ConnectError } from '@connectrpc/connect'
+import { acknowledgeOutput } from '../api/outputAck'
+import { readProcessStream } from '../api/processStream'
+import { streamHeaders } from '../api/runtimeTransport'
 import {
-  acknowledgeOutput,
   outputFlushHeader,
   outputStreamHeader,
   outputWindowHeader,
-} from '../api/outputAck'
-import { readProcessStream } from '../api/processStream'
-import { streamHeaders } from '../api/runtimeTransport'
-import { type ProcessEvent, ProcessSelectorSchema } from '../gen/process_pb'
+  replayFromHeader,
+  replayStartHeader,
+} from '../contract/runtimeExtensions'
+import type { ProcessEvent } from '../gen/process_pb'
 import { createInputChannel, type InputChannel } from './inputChannel'
 import { OutputAcks } from './outputAcks'
 import type { SandboxSession } from './SandboxSession'
+import { pidSelector } from './sandboxProcesses'
 
 /** Where a terminal's process stands. */
 export type TerminalStatus =
@@ -150,7 +152,7 @@ export class TerminalConnection {
   }
 
   private selector() {
-    return create(ProcessSelectorSchema, { selector: { case: 'pid', value: this.pid ?? 0 } })
+    return pidSelector(this.pid ?? 0)
   }
 
   private async sendInput(data: Uint8Array): Promise<void> {
@@ -206,9 +208,9 @@ export class TerminalConnection {
           { method: 'Connect', message: { process: this.selector() } },
           {
             ...events,
-            headers: { ...headers, 'X-Replay-From': String(this.offset) },
+            headers: { ...headers, [replayFromHeader]: String(this.offset) },
             onHeaders: (headers) => {
-              const start = headers.get('x-replay-start')
+              const start = headers.get(replayStartHeader)
               replayStart = start === null ? undefined : Number(start)
               this.onReplay?.(start === null ? 'none' : 'replayed')
               this.onReplay = undefined

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { EmbedConfig, SignedInAnswer, SignInAnswer, StackInfo } from '../../../src/contract/ideApiTypes'
 import type { IdeCredentials } from '../access/ideCredentials'
 import { readJsonBody, sendError, sendJson } from '../api/httpJson'
 import type { EmbedPolicy } from '../embed/embedPolicy'
@@ -63,11 +64,11 @@ export function ideApi(options: IdeApiOptions) {
     methods: {
       GET: async (req, res) => {
         credentials.require(req)
-        sendJson(res, 200, { signedIn: true })
+        sendJson(res, 200, { signedIn: true } satisfies SignedInAnswer)
       },
       POST: async (req, res) => {
         const { token } = await readJsonBody(req, signInBody)
-        sendJson(res, 200, credentials.signIn(res, token, prefix))
+        sendJson(res, 200, credentials.signIn(res, token, prefix) satisfies SignInAnswer)
       },
     },
   }
@@ -81,7 +82,7 @@ export function ideApi(options: IdeApiOptions) {
           ...(launcher.warning ? { warning: launcher.warning } : {}),
           envdVersion,
           defaultSandboxId: options.defaultSandboxId(),
-        })
+        } satisfies StackInfo)
       },
     },
   }
@@ -90,7 +91,7 @@ export function ideApi(options: IdeApiOptions) {
   const embed: IdeRoute = {
     pattern: /^\/embed$/,
     open: true,
-    methods: { GET: async (_req, res) => sendJson(res, 200, options.embedPolicy()) },
+    methods: { GET: async (_req, res) => sendJson(res, 200, options.embedPolicy() satisfies EmbedConfig) },
   }
   const routes: IdeRoute[] = [
     auth,

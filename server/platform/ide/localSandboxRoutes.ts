@@ -1,3 +1,4 @@
+import type { TemplateSummary, TimeoutAnswer } from '../../../src/contract/ideApiTypes'
 import { readJsonBody, sendJson } from '../api/httpJson'
 import { isSandboxId } from '../ids'
 import { PlatformError } from '../platformError'
@@ -37,7 +38,7 @@ export function localSandboxRoutes(deps: LocalSandboxDeps): IdeRoute[] {
           sendJson(
             res,
             200,
-            (await deps.templates.ids()).map((templateId) => ({ templateId })),
+            (await deps.templates.ids()).map((templateId) => ({ templateId })) satisfies TemplateSummary[],
           )
         },
       },
@@ -111,7 +112,7 @@ export function localSandboxRoutes(deps: LocalSandboxDeps): IdeRoute[] {
           const id = sandboxIdParam(params)
           const body = await readJsonBody(req, sandboxTimeoutBody)
           manager.setTimeout(id, body.seconds)
-          sendJson(res, 200, { endAt: manager.get(id).endAt })
+          sendJson(res, 200, { endAt: manager.get(id).endAt } satisfies TimeoutAnswer)
         },
       },
     },

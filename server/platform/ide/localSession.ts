@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http'
+import type { SessionInfo } from '../../../src/contract/ideApiTypes'
 import type { SandboxRecord } from '../sandboxRecord'
 import { envdPort } from '../sandboxRouter'
 import { browserHost } from './browserHost'
@@ -9,11 +10,11 @@ import { browserHost } from './browserHost'
  * (or proxy port) the page was opened with; `*.localhost` always resolves to loopback. Over
  * HTTPS (`--tls`) the runtime is HTTP/2 too, where the browser can stream keystrokes.
  */
-export function localSession(record: SandboxRecord, req: IncomingMessage, envdVersion: string) {
+export function localSession(record: SandboxRecord, req: IncomingMessage, envdVersion: string): SessionInfo {
   const port = browserHost(req.headers.host)?.port
   const scheme = (req.socket as { encrypted?: boolean } | undefined)?.encrypted ? 'https' : 'http'
   return {
-    source: 'local' as const,
+    source: 'local',
     sandboxId: record.sandboxID,
     state: record.state,
     runtimeUrl: `${scheme}://${envdPort}-${record.sandboxID}.localhost${port ? `:${port}` : ''}`,

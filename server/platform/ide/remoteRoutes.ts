@@ -1,3 +1,4 @@
+import type { RemoteInfo, TimeoutAnswer } from '../../../src/contract/ideApiTypes'
 import { readJsonBody, sendJson } from '../api/httpJson'
 import { PlatformError } from '../platformError'
 import { E2bClient } from './e2bClient'
@@ -39,7 +40,7 @@ export function remoteRoutes(store: RemoteStore, log: (line: string) => void): I
     {
       pattern: /^\/remotes$/,
       methods: {
-        GET: async (_req, res) => sendJson(res, 200, store.list().map(publicRemote)),
+        GET: async (_req, res) => sendJson(res, 200, store.list().map(publicRemote) satisfies RemoteInfo[]),
         POST: async (req, res) => {
           const body = await readJsonBody(req, addRemoteBody).catch((err: unknown) => {
             // JSON.parse's message quotes the text it failed on: the key, here.
@@ -62,7 +63,7 @@ export function remoteRoutes(store: RemoteStore, log: (line: string) => void): I
           }
           const remote = store.add(endpoint, body.apiKey)
           log(`ide: E2B remote ${remote.remoteId} added (${remote.apiUrl}, sandboxes under ${remote.domain})`)
-          sendJson(res, 201, publicRemote(remote))
+          sendJson(res, 201, publicRemote(remote) satisfies RemoteInfo)
         },
       },
     },
@@ -101,7 +102,7 @@ export function remoteRoutes(store: RemoteStore, log: (line: string) => void): I
       const body = await readJsonBody(req, sandboxTimeoutBody)
       const client = new E2bClient(remote)
       await client.setTimeout(id, body.seconds)
-      sendJson(res, 200, { endAt: (await client.sandbox(id)).endAt })
+      sendJson(res, 200, { endAt: (await client.sandbox(id)).endAt } satisfies TimeoutAnswer)
     }),
   ]
 }

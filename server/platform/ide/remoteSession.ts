@@ -1,3 +1,4 @@
+import type { SessionInfo } from '../../../src/contract/ideApiTypes'
 import { PlatformError } from '../platformError'
 import { envdPort } from '../sandboxRouter'
 import type { RemoteSandboxDetail } from './e2bClient'
@@ -9,14 +10,14 @@ import type { StoredRemote } from './remoteStore'
  * How the browser reaches an E2B sandbox's runtime directly: `49983-{id}.{domain}`, with the
  * domain the API gives for the sandbox, else the remote's, on the API's own scheme.
  */
-export function remoteSession(remote: StoredRemote, detail: RemoteSandboxDetail) {
+export function remoteSession(remote: StoredRemote, detail: RemoteSandboxDetail): SessionInfo {
   const domain = detail.domain || remote.domain
   // It becomes part of a URL the browser calls with the token: it must be just a host.
   if (!hostWithPort.test(domain) || !isE2bSandboxId(detail.sandboxID))
     throw new PlatformError(502, `the E2B API gave sandbox ${detail.sandboxID} an invalid id or domain`)
   const scheme = new URL(remote.apiUrl).protocol
   return {
-    source: 'e2b' as const,
+    source: 'e2b',
     remoteId: remote.remoteId,
     sandboxId: detail.sandboxID,
     state: detail.state,

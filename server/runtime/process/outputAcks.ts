@@ -1,23 +1,16 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { outputFlushHeader, outputWindowHeader } from '../../../src/contract/runtimeExtensions'
 import { sendEnvdError } from '../accessToken'
 import { invalidArgument } from '../errors'
 
-/**
- * Acknowledged output, our addition to envd: a Start or Connect that sends `X-Output-Window: <bytes>`
- * gets `X-Output-Window` (the window granted) and `X-Output-Stream` (an id) back, and then
- * acknowledges the output it has handled with `POST /output-ack?stream=<id>`, the body an
- * absolute offset in decimal (counted as for `X-Replay-From`). The offset travels in the body so
- * that a stream's URL stays the same and a browser's CORS preflight is made once, not per ack. The process pauses while more than the window is
- * unacknowledged, so a client bounds everything in flight to it, sockets and browser included.
- * After a Ctrl-C that flushes (see ManagedProcess.input), the answer to an acknowledgement says
- * `X-Output-Flush: <offset>`: the client may skip the output before it that it has not shown.
- */
-export const outputWindowHeader = 'x-output-window'
-export const outputStreamHeader = 'X-Output-Stream'
-export const outputAckPath = '/output-ack'
-/** Response header of an acknowledgement: output before this offset was flushed by a Ctrl-C. */
-export const outputFlushHeader = 'X-Output-Flush'
+// Acknowledged output, our addition to envd (its names in src/contract/runtimeExtensions.ts): the
+// offset of an acknowledgement travels in the body, so a stream's URL stays the same and a
+// browser's CORS preflight is made once, not per ack. The process pauses while more than the
+// window is unacknowledged, so a client bounds everything in flight to it, sockets and browser
+// included. After a Ctrl-C that flushes (see ManagedProcess.input), the answer to an
+// acknowledgement says `X-Output-Flush: <offset>`: the client may skip the output before it that
+// it has not shown.
 
 /** Bounds of the window a client may ask for. */
 const maxAckBodyBytes = 64

@@ -1,6 +1,13 @@
 import { create } from '@bufbuild/protobuf'
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect'
 import {
+  outputFlushHeader,
+  outputStreamHeader,
+  outputWindowHeader,
+  replayFromHeader,
+  replayStartHeader,
+} from '../../../src/contract/runtimeExtensions'
+import {
   type Process,
   type ProcessEvent,
   ProcessEventSchema,
@@ -12,23 +19,10 @@ import { internal, invalidArgument, messageOf, unimplemented, unknown } from '..
 import { keepaliveIntervalMs } from '../keepalive'
 import { withKeepalive } from '../streamLoop'
 import { ManagedProcess, type Subscription } from './managedProcess'
-import {
-  AckedStreams,
-  outputFlushHeader,
-  outputStreamHeader,
-  outputWindowHeader,
-  parseOutputWindow,
-} from './outputAcks'
+import { AckedStreams, parseOutputWindow } from './outputAcks'
 import { ProcessTable } from './processTable'
 import { spawnProcess } from './spawnProcess'
 import { spawnSpec, terminalSize } from './spawnSpec'
-
-/**
- * Request header (our addition to envd) asking Connect to replay held output from this absolute
- * byte offset on (0: everything still held); the response header says where the replay starts.
- */
-export const replayFromHeader = 'x-replay-from'
-export const replayStartHeader = 'X-Replay-Start'
 
 const keepaliveEvent = (): ProcessEvent =>
   create(ProcessEventSchema, { event: { case: 'keepalive', value: {} } })

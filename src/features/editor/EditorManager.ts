@@ -1,9 +1,9 @@
-import { Code, ConnectError } from '@connectrpc/connect'
-import { readFile, saveToComputer, writeFile } from '../../api/files'
-import { type EntryInfo, FileType } from '../../gen/filesystem_pb'
 import type { FileWatch, WatchNotice } from '../../sandbox/fileWatch'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
+import { isNotFound } from '../../sandbox/sandboxError'
+import { type EntryInfo, FileType, type SandboxFiles } from '../../sandbox/sandboxFiles'
 import { useNotices } from '../../ui/notifications'
+import { saveToComputer } from '../../ui/saveToComputer'
 import { contentHash } from './contentHash'
 import { decodeText, encodeText } from './decodeText'
 import { type DiskVersion, sameVersion, versionOf } from './diskVersion'
@@ -94,11 +94,8 @@ type DiskState =
   | { kind: 'changed'; text: string | undefined; version: DiskVersion; hash: string; tooBig: boolean }
 
 function errorMessage(err: unknown): string {
-  if (err instanceof ConnectError) return err.rawMessage
   return err instanceof Error ? err.message : String(err)
 }
-
-const isNotFound = (err: unknown) => err instanceof ConnectError && err.code === Code.NotFound
 
 /**
  * The open files of one session: tabs, the active one, dirty state, and keeping each buffer and
@@ -318,12 +315,10 @@ export class EditorManager {
   /** Saves a binary or too-big file to the user's computer. */
   download(id: string): Promise<void> {
     const doc = this.find(id)
-    const endpoint = this.session.endpoint
     if (!doc) return Promise.resolve()
-    return this.report(`Downloading ${doc.path} failed`, async () => {
-      if (!endpoint) throw new Error('not connected to the sandbox')
-      saveToComputer(await readFile(endpoint, doc.path), baseName(doc.path))
-    })
+    return this.report(`Downloading ${doc.path} failed`, async () =>
+      saveToComputer(await this.files.read(doc.path), baseName(doc.path)),
+    )
   }
 
   /** Opens `path` again from disk, after an error. */
@@ -458,7 +453,7 @@ export class EditorManager {
         doc.view = 'download-only'
         return
       }
-      const bytes = await readFile(this.endpoint(), doc.path)
+      const bytes = await this.files.read(doc.path)
       doc.hash = contentHash(bytes)
       doc.size = bytes.length
       const text = decodeText(bytes)
@@ -557,7 +552,7 @@ export class EditorManager {
       }
       const versionId = buffer.versionId()
       const bytes = encodeText(buffer.getText())
-      await writeFile(this.endpoint(), doc.path, bytes)
+      await this.files.write(doc.path, bytes)
       // The stat right after our own write is taken as ours: a write by someone else in those
       // few milliseconds would be missed (the runtime has no compare-and-swap upload).
       const entry = await this.stat(doc.path)
@@ -590,7 +585,7 @@ export class EditorManager {
     if (fileTier(Number(entry.size)) === 'download-only') {
       return { kind: 'changed', text: undefined, version, hash: `size:${entry.size}`, tooBig: true }
     }
-    const bytes = await readFile(this.endpoint(), doc.path)
+    const bytes = await this.files.read(doc.path)
     const hash = contentHash(bytes)
     if (hash === doc.hash) {
       // Touched, or written with the same bytes: not a change (no false conflict).
@@ -633,18 +628,12 @@ export class EditorManager {
     doc.buffer = undefined
   }
 
-  private async stat(path: string): Promise<EntryInfo> {
-    const clients = this.session.clients
-    if (!clients) throw new Error('not connected to the sandbox')
-    const { entry } = await clients.filesystem.stat({ path })
-    if (!entry) throw new Error(`no entry for ${path}`)
-    return entry
+  private stat(path: string): Promise<EntryInfo> {
+    return this.files.stat(path)
   }
 
-  private endpoint() {
-    const endpoint = this.session.endpoint
-    if (!endpoint) throw new Error('not connected to the sandbox')
-    return endpoint
+  private get files(): SandboxFiles {
+    return this.session.files
   }
 
   /** Ends a conflict either way: the disk's version is now what a save may replace; focus returns. */

@@ -1,8 +1,7 @@
-import { ConnectError } from '@connectrpc/connect'
 import { Command as Cmdk } from 'cmdk'
 import { useEffect, useState } from 'react'
-import { type EntryInfo, FileType } from '../../gen/filesystem_pb'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
+import { type EntryInfo, FileType } from '../../sandbox/sandboxFiles'
 import { displayName } from '../../ui/displayName'
 import type { EditorManager } from './EditorManager'
 
@@ -39,22 +38,20 @@ export function OpenFileDialog({
 
   useEffect(() => {
     if (!open) return
-    const clients = session.clients
-    if (!clients) return
     const abort = new AbortController()
     // A short pause, so typing a long path lists one folder, not one per key.
     const timer = setTimeout(() => {
-      clients.filesystem
+      session.files
         // An empty path is the home folder, as the runtime resolves it.
-        .listDir({ path: folder, depth: 1 }, { signal: abort.signal })
-        .then((res) => {
-          setEntries(res.entries)
+        .list(folder, 1, abort.signal)
+        .then((entries) => {
+          setEntries(entries)
           setProblem(undefined)
         })
         .catch((err: unknown) => {
           if (abort.signal.aborted) return
           setEntries([])
-          setProblem(err instanceof ConnectError ? err.rawMessage : String(err))
+          setProblem(err instanceof Error ? err.message : String(err))
         })
     }, 80)
     return () => {

@@ -1,4 +1,4 @@
-import type { EntryInfo } from '../../gen/filesystem_pb'
+import type { EntryInfo } from '../../sandbox/sandboxFiles'
 
 /** What Stat says about a file's contents: size and modification time (to the nanosecond). */
 export interface DiskVersion {

@@ -1,18 +1,16 @@
-import { create } from '@bufbuild/protobuf'
-import { TimestampSchema } from '@bufbuild/protobuf/wkt'
 import { describe, expect, it } from 'vitest'
-import { EntryInfoSchema, EventType, FileType } from '../../gen/filesystem_pb'
 import type { FileChange } from '../../sandbox/fileWatch'
+import { EventType, FileType, fileEntry } from '../../sandbox/sandboxFiles'
 import { versionOf } from './diskVersion'
 import { externalRenames } from './externalRenames'
 
 const entry = (path: string, size: number, seconds: number, type = FileType.FILE) =>
-  create(EntryInfoSchema, {
+  fileEntry({
     path,
     name: path.slice(path.lastIndexOf('/') + 1),
     type,
     size: BigInt(size),
-    modifiedTime: create(TimestampSchema, { seconds: BigInt(seconds), nanos: 5 }),
+    modifiedSeconds: seconds,
   })
 
 const open = [{ path: '/home/user/a.txt', version: versionOf(entry('/home/user/a.txt', 10, 100)) }]

@@ -12,8 +12,8 @@
 //    batch. A folder's entry says nothing about the files in it, so this is only a candidate: the
 //    editor follows it only after Stat shows each open file at its new path with the same version.
 
-import { EventType, FileType } from '../../gen/filesystem_pb'
 import type { FileChange } from '../../sandbox/fileWatch'
+import { EventType, FileType } from '../../sandbox/sandboxFiles'
 import { type DiskVersion, sameVersion, versionOf } from './diskVersion'
 
 /** An open file as the heuristic sees it. */

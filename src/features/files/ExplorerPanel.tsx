@@ -61,14 +61,7 @@ function Explorer({
     () => explorerActions(session, tree, { renamed: onRenamed, removed: onRemoved, readOnlyReason }),
     [session, tree, onRenamed, onRemoved, readOnlyReason],
   )
-  const uploads = useMemo(
-    () =>
-      new UploadQueue(
-        () => session.endpoint,
-        () => {},
-      ),
-    [session],
-  )
+  const uploads = useMemo(() => new UploadQueue(session.files, () => {}), [session])
   const focusTree = () => document.querySelector<HTMLElement>('[role="tree"][aria-label="Files"]')?.focus()
   const folderOf = (row: TreeRow | undefined) =>
     row ? (row.isDir ? row.path : parentOf(row.path)) : tree.root

@@ -1,7 +1,7 @@
-import { readFile, saveToComputer, writeFile } from '../../api/files'
-import { runCommand } from '../../api/runCommand'
-import type { SandboxSession } from '../../sandbox/SandboxSession'
+import type { SandboxFiles } from '../../sandbox/sandboxFiles'
+import type { SandboxProcesses } from '../../sandbox/sandboxProcesses'
 import { reportErrors, useNotices } from '../../ui/notifications'
+import { saveToComputer } from '../../ui/saveToComputer'
 import { baseName, type FileTree, parentOf } from './fileTree'
 
 /** Joins a folder and a name typed by the user; a name may not hold a slash or be . or .. */
@@ -14,7 +14,7 @@ export function childPath(dir: string, name: string): string {
 
 /** The explorer's actions; each reports the runtime's message when it fails and keeps the tree in step. */
 export function explorerActions(
-  session: SandboxSession,
+  { files, processes }: { files: SandboxFiles; processes: Pick<SandboxProcesses, 'run'> },
   tree: FileTree,
   callbacks: {
     renamed(from: string, to: string): void
@@ -29,20 +29,7 @@ export function explorerActions(
       if (reason) throw new Error(reason)
     }
   }
-  const clients = () => {
-    const c = session.clients
-    if (!c) throw new Error('the sandbox is not connected')
-    return c
-  }
-  const endpoint = () => {
-    const e = session.endpoint
-    if (!e) throw new Error('the sandbox is not connected')
-    return e
-  }
-  const refresh = async (path: string) => {
-    const { entry } = await clients().filesystem.stat({ path })
-    if (entry) tree.upsert(path, entry)
-  }
+  const refresh = async (path: string) => tree.upsert(path, await files.stat(path))
   return {
     /** False, with a notice saying why, when `path` may not be renamed or deleted. */
     changeable: (path: string) => {
@@ -54,19 +41,15 @@ export function explorerActions(
       reportErrors('Creating the file failed', async () => {
         const path = childPath(dir, name)
         assertChangeable(path)
-        const exists = await clients()
-          .filesystem.stat({ path })
-          .then(() => true)
-          .catch(() => false)
-        if (exists) throw new Error(`${path} already exists`)
-        await writeFile(endpoint(), path, new Uint8Array())
+        if (await files.find(path)) throw new Error(`${path} already exists`)
+        await files.write(path, new Uint8Array())
         await refresh(path)
       }),
     newFolder: (dir: string, name: string) =>
       reportErrors('Creating the folder failed', async () => {
         const path = childPath(dir, name)
         assertChangeable(path)
-        const { entry } = await clients().filesystem.makeDir({ path })
+        const entry = await files.makeDir(path)
         if (entry) tree.upsert(entry.path, entry)
       }),
     /** Renames in place (a new name) or moves (a new folder); open editors follow. */
@@ -74,7 +57,7 @@ export function explorerActions(
       reportErrors('Moving failed', async () => {
         if (from === to || to.startsWith(`${from}/`)) throw new Error(`cannot move ${from} into itself`)
         assertChangeable(from, to)
-        const { entry } = await clients().filesystem.move({ source: from, destination: to })
+        const entry = await files.move(from, to)
         tree.remove(from)
         if (entry) tree.upsert(to, entry)
         callbacks.renamed(from, to)
@@ -82,26 +65,24 @@ export function explorerActions(
     remove: (path: string) =>
       reportErrors('Deleting failed', async () => {
         assertChangeable(path)
-        await clients().filesystem.remove({ path })
+        await files.remove(path)
         tree.remove(path)
         callbacks.removed(path)
       }),
     download: (path: string) =>
-      reportErrors('Downloading failed', async () =>
-        saveToComputer(await readFile(endpoint(), path), baseName(path)),
-      ),
+      reportErrors('Downloading failed', async () => saveToComputer(await files.read(path), baseName(path))),
     /** A folder comes down as a .tar.gz made in the sandbox, then removed there. */
     downloadFolder: (path: string) =>
       reportErrors('Downloading the folder failed', async () => {
         const archive = `/tmp/.ide-download-${crypto.randomUUID()}.tar.gz`
-        const tar = await runCommand(clients().process, 'tar', {
+        const tar = await processes.run('tar', {
           args: ['-czf', archive, '-C', parentOf(path), '--', baseName(path)],
         })
         if (tar.exitCode !== 0) throw new Error(tar.stderr.trim() || 'tar failed')
         try {
-          saveToComputer(await readFile(endpoint(), archive), `${baseName(path)}.tar.gz`)
+          saveToComputer(await files.read(archive), `${baseName(path)}.tar.gz`)
         } finally {
-          await clients().filesystem.remove({ path: archive })
+          await files.remove(archive)
         }
       }),
     copyPath: (path: string) =>

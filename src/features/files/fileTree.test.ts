@@ -1,10 +1,9 @@
-import { create } from '@bufbuild/protobuf'
 import { describe, expect, it } from 'vitest'
-import { EntryInfoSchema, EventType, FileType } from '../../gen/filesystem_pb'
+import { EventType, FileType, fileEntry } from '../../sandbox/sandboxFiles'
 import { FileTree } from './fileTree'
 
 const file = (name: string, dir = false) =>
-  create(EntryInfoSchema, {
+  fileEntry({
     name,
     type: dir ? FileType.DIRECTORY : FileType.FILE,
     path: `/home/user/${name}`,

@@ -1,5 +1,5 @@
-import { type EntryInfo, EventType, FileType } from '../../gen/filesystem_pb'
 import type { FileChange } from '../../sandbox/fileWatch'
+import { type EntryInfo, EventType, FileType } from '../../sandbox/sandboxFiles'
 
 /** One visible row of the tree. */
 export interface TreeRow {

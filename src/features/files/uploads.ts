@@ -1,4 +1,5 @@
-import { type RuntimeEndpoint, uploadFile } from '../../api/files'
+import { sandboxError } from '../../sandbox/sandboxError'
+import type { SandboxFiles } from '../../sandbox/sandboxFiles'
 
 /** One file on its way into the sandbox. */
 export interface Upload {
@@ -56,7 +57,7 @@ export class UploadQueue {
   private running = false
 
   constructor(
-    private readonly endpoint: () => RuntimeEndpoint | undefined,
+    private readonly sandbox: Pick<SandboxFiles, 'upload'>,
     private readonly onUploaded: (path: string) => void,
   ) {}
 
@@ -101,14 +102,12 @@ export class UploadQueue {
     try {
       for (;;) {
         const next = this.uploads.find((u) => u.state === 'queued')
-        const endpoint = this.endpoint()
-        if (!next || !endpoint) return
+        if (!next) return
         const file = this.files.get(next.id) as File
         const signal = (this.controllers.get(next.id) as AbortController).signal
         this.update(next.id, { state: 'sending' })
         try {
-          await uploadFile(
-            endpoint,
+          await this.sandbox.upload(
             next.path,
             file,
             (sent, total) => this.update(next.id, { sent, total }),
@@ -117,12 +116,16 @@ export class UploadQueue {
           this.update(next.id, { state: 'done', sent: file.size })
           this.onUploaded(next.path)
         } catch (err) {
+          // Not connected (yet, or for a while): it waits in the queue for the next add.
+          if (sandboxError(err).kind === 'not-connected') {
+            this.update(next.id, { state: 'queued' })
+            return
+          }
           if (!signal.aborted)
             this.update(next.id, { state: 'failed', error: err instanceof Error ? err.message : String(err) })
-        } finally {
-          this.files.delete(next.id)
-          this.controllers.delete(next.id)
         }
+        this.files.delete(next.id)
+        this.controllers.delete(next.id)
       }
     } finally {
       this.running = false

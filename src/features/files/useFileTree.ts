@@ -6,12 +6,9 @@ import { FileTree } from './fileTree'
 
 /** Lists a folder into the tree, with the runtime's message on failure while the sandbox runs. */
 export async function loadDir(session: SandboxSession, tree: FileTree, path: string): Promise<void> {
-  const clients = session.clients
-  if (!clients) return
   tree.setLoading(path, true)
   try {
-    const { entries } = await clients.filesystem.listDir({ path, depth: 1 })
-    tree.setListing(path, entries)
+    tree.setListing(path, await session.files.list(path))
   } catch (err) {
     tree.setLoading(path, false)
     // While the sandbox is not running (reconnecting, paused) the toolbar says so, and the watch
@@ -32,9 +29,8 @@ export function useFileTree(session: SandboxSession, watch: FileWatch): FileTree
     let current: FileTree | undefined
     let stopped = false
     const start = async () => {
-      const clients = session.clients
-      if (current || !clients || session.getSnapshot().state.kind !== 'running') return
-      const home = (await clients.filesystem.stat({ path: '' }).catch(() => undefined))?.entry?.path
+      if (current || session.getSnapshot().state.kind !== 'running') return
+      const home = await session.files.home().catch(() => undefined)
       if (!home || stopped || current) return
       current = new FileTree(home)
       setTree(current)
@@ -50,9 +46,9 @@ export function useFileTree(session: SandboxSession, watch: FileWatch): FileTree
         return
       }
       for (const path of t.apply(notice.changes)) {
-        void session.clients?.filesystem
-          .stat({ path })
-          .then(({ entry }) => entry && t.upsert(path, entry))
+        void session.files
+          .stat(path)
+          .then((entry) => t.upsert(path, entry))
           .catch(() => {})
       }
     })

@@ -1,8 +1,7 @@
-import { Code, ConnectError } from '@connectrpc/connect'
-import { FilesError, readFile } from '../../api/files'
-import { type CommandResult, runCommand } from '../../api/runCommand'
 import type { FileWatch, WatchNotice } from '../../sandbox/fileWatch'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
+import { isNotFound as isMissing } from '../../sandbox/sandboxError'
+import type { CommandResult } from '../../sandbox/sandboxProcesses'
 import { protectingGlob } from './labGlob'
 import type { LabManifest } from './labManifest'
 import { labManifestPath, labStartPath } from './labPaths'
@@ -52,12 +51,7 @@ export const noLabSnapshot: LabSnapshot = {
 /** Instructions bigger than this are not shown (a lab's text is a few kilobytes). */
 const maxInstructionsBytes = 512 * 1024
 
-const messageOf = (err: unknown) =>
-  err instanceof ConnectError ? err.rawMessage : err instanceof Error ? err.message : String(err)
-
-const isMissing = (err: unknown) =>
-  (err instanceof FilesError && err.status === 404) ||
-  (err instanceof ConnectError && err.code === Code.NotFound)
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err))
 
 /**
  * The teaching lab of a sandbox, from its `.lab/lab.json`: read when the sandbox runs and again
@@ -120,7 +114,7 @@ export class LabController {
     const { command, timeoutSeconds } = lab.manifest.check
     this.update({ check: { kind: 'running', output: '' } })
     try {
-      const result = await runCommand(this.clients().process, '/bin/bash', {
+      const result = await this.session.processes.run('/bin/bash', {
         args: ['-l', '-c', command],
         ...(home ? { cwd: home } : {}),
         timeoutMs: timeoutSeconds * 1000,
@@ -149,15 +143,13 @@ export class LabController {
     this.update({ reset: { kind: 'running' }, check: { kind: 'idle' } })
     try {
       const start = `${home}/${labStartPath}`
-      await this.clients()
-        .filesystem.stat({ path: start })
-        .catch((err: unknown) => {
-          if (!isMissing(err)) throw err
-          throw new Error(`this lab has no starting files to reset from (${labStartPath} is missing)`)
-        })
+      await this.session.files.stat(start).catch((err: unknown) => {
+        if (!isMissing(err)) throw err
+        throw new Error(`this lab has no starting files to reset from (${labStartPath} is missing)`)
+      })
       // `cp -R --parents a b/c HOME` puts each path where it was; `.` is everything.
       const paths = lab.manifest.reset.paths ?? ['.']
-      const copy = await runCommand(this.clients().process, 'cp', {
+      const copy = await this.session.processes.run('cp', {
         args: ['-R', '--parents', '--', ...paths, home],
         cwd: start,
         timeoutMs: 60_000,
@@ -214,7 +206,7 @@ export class LabController {
 
   private async load(): Promise<void> {
     try {
-      const home = this.snapshot.home ?? (await this.clients().filesystem.stat({ path: '' })).entry?.path
+      const home = this.snapshot.home ?? (await this.session.files.home())
       if (!home) throw new Error('the sandbox did not say where its home folder is')
       this.update({ home, lab: await this.readLab(home) })
       this.loaded = true
@@ -228,7 +220,7 @@ export class LabController {
   private async readLab(home: string): Promise<LabState> {
     let text: string
     try {
-      text = new TextDecoder().decode(await readFile(this.endpoint(), `${home}/${labManifestPath}`))
+      text = new TextDecoder().decode(await this.session.files.read(`${home}/${labManifestPath}`))
     } catch (err) {
       if (isMissing(err)) return { kind: 'none' }
       throw err
@@ -248,7 +240,7 @@ export class LabController {
     const path = manifest.instructions
     if (!path) return { kind: 'none' }
     try {
-      const bytes = await readFile(this.endpoint(), `${home}/${path}`)
+      const bytes = await this.session.files.read(`${home}/${path}`)
       if (bytes.length > maxInstructionsBytes) {
         return {
           kind: 'error',
@@ -260,18 +252,6 @@ export class LabController {
       if (isMissing(err)) return { kind: 'error', message: `${path} is missing` }
       return { kind: 'error', message: `${path} could not be read: ${messageOf(err)}` }
     }
-  }
-
-  private clients() {
-    const clients = this.session.clients
-    if (!clients) throw new Error('not connected to the sandbox')
-    return clients
-  }
-
-  private endpoint() {
-    const endpoint = this.session.endpoint
-    if (!endpoint) throw new Error('not connected to the sandbox')
-    return endpoint
   }
 
   private update(patch: Partial<LabSnapshot>): void {

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useRef, useState } from 'react'
-import { ideApi, type SandboxSummary } from '../../api/ideApi'
+import { ideApi } from '../../api/ideApi'
+import type { SandboxSummary } from '../../contract/ideApiTypes'
 import type { SandboxAddress } from '../../sandbox/sandboxAddress'
 import { reportErrors } from '../../ui/notifications'
 import { formatDuration, useNow } from '../../ui/useNow'

@@ -1,4 +1,4 @@
-import type { ProcessInfo } from '../../gen/process_pb'
+import type { ProcessInfo } from '../../sandbox/sandboxProcesses'
 import { commandLine, isIdeTerminal } from './commandLine'
 
 /** Where a kill stands: SIGTERM sent, or the SIGKILL fallback after the grace period. */

@@ -1,9 +1,8 @@
 import { useId, useState } from 'react'
-import type { ProcessInfo } from '../../gen/process_pb'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
+import type { ProcessInfo } from '../../sandbox/sandboxProcesses'
 import { reportErrors } from '../../ui/notifications'
 import { useExternalStore } from '../../ui/useExternalStore'
-import { assertPty } from './assertPty'
 import { attachTitle } from './commandLine'
 import { ProcessItem, type StopPhase } from './ProcessItem'
 import { stopProcess } from './stopProcess'
@@ -31,9 +30,7 @@ export function ProcessPanel({ session, onAttach }: ProcessPanelProps) {
 
   const open = (info: ProcessInfo) =>
     void reportErrors(`Opening ${info.pid} in a terminal failed`, async () => {
-      const clients = session.clients
-      if (!clients) throw new Error('the sandbox is not connected')
-      await assertPty(clients.process, info.pid)
+      await session.processes.assertPty(info.pid)
       onAttach(info.pid, attachTitle(info.config, info.pid))
     })
 
@@ -41,9 +38,7 @@ export function ProcessPanel({ session, onAttach }: ProcessPanelProps) {
   const kill = (pid: number) => {
     setPhase(pid, 'terminating')
     void reportErrors(`Stopping ${pid} failed`, async () => {
-      const clients = session.clients
-      if (!clients) throw new Error('the sandbox is not connected')
-      await stopProcess(clients.process, pid, { onEscalate: () => setPhase(pid, 'killing') })
+      await stopProcess(session.processes, pid, { onEscalate: () => setPhase(pid, 'killing') })
     }).finally(() => {
       setPhase(pid, undefined)
       void list.refetch()

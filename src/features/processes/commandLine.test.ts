@@ -1,9 +1,7 @@
-import { create } from '@bufbuild/protobuf'
 import { describe, expect, it } from 'vitest'
-import { ProcessConfigSchema } from '../../gen/process_pb'
 import { attachTitle, commandLine, isIdeTerminal } from './commandLine'
 
-const config = (cmd: string, args: string[] = []) => create(ProcessConfigSchema, { cmd, args })
+const config = (cmd: string, args: string[] = []) => ({ cmd, args })
 
 describe('commandLine', () => {
   it('joins cmd and plain args with spaces', () => {

@@ -1,10 +1,13 @@
-import type { ProcessConfig } from '../../gen/process_pb'
+import type { ProcessConfig } from '../../sandbox/sandboxProcesses'
+
+/** What a command line is made of. */
+type Command = Pick<ProcessConfig, 'cmd' | 'args'>
 
 /** Tags the IDE gives the shells of its own terminals (see TerminalManager). */
 const ideTerminalPrefix = 'ide-terminal:'
 
 /** A shell-like rendering of cmd and args: arguments with spaces or quotes are single-quoted. */
-export function commandLine(config: ProcessConfig | undefined): string {
+export function commandLine(config: Command | undefined): string {
   if (!config) return ''
   return [config.cmd, ...config.args].map(quote).join(' ')
 }
@@ -15,7 +18,7 @@ export function isIdeTerminal(tag: string | undefined): boolean {
 }
 
 /** A short name for a terminal attached to a process: the program's file name and the pid. */
-export function attachTitle(config: ProcessConfig | undefined, pid: number): string {
+export function attachTitle(config: Command | undefined, pid: number): string {
   const program = config?.cmd.split('/').at(-1) || 'process'
   return `${program} ${pid}`
 }

@@ -1,24 +1,23 @@
-import { create } from '@bufbuild/protobuf'
-import { Code, ConnectError } from '@connectrpc/connect'
 import { describe, expect, it } from 'vitest'
-import { ListResponseSchema, SendSignalResponseSchema, Signal } from '../../gen/process_pb'
+import { SandboxError } from '../../sandbox/sandboxError'
+import type { ProcessInfo, ProcessSignal } from '../../sandbox/sandboxProcesses'
 import { type SignalClient, stopProcess } from './stopProcess'
 
 /** A runtime with one process that reacts to signals as told; records what it was sent. */
-function runtime(pid: number, reacts: { term: boolean; kill: boolean }, failWith?: ConnectError) {
+function runtime(pid: number, reacts: { term: boolean; kill: boolean }, failWith?: SandboxError) {
   let running = true
-  const sent: Signal[] = []
+  const sent: ProcessSignal[] = []
   const client: SignalClient = {
     async list() {
-      return create(ListResponseSchema, { processes: running ? [{ pid }] : [] })
+      return running ? [{ pid } as ProcessInfo] : []
     },
-    async sendSignal(req) {
+    async signal(to, signal) {
       if (failWith) throw failWith
-      if (!running) throw new ConnectError(`process with pid ${pid} not found`, Code.NotFound)
-      sent.push(req.signal ?? Signal.UNSPECIFIED)
-      if (req.signal === Signal.SIGTERM && reacts.term) running = false
-      if (req.signal === Signal.SIGKILL && reacts.kill) running = false
-      return create(SendSignalResponseSchema)
+      if (!running || to !== pid) return false
+      sent.push(signal)
+      if (signal === 'SIGTERM' && reacts.term) running = false
+      if (signal === 'SIGKILL' && reacts.kill) running = false
+      return true
     },
   }
   return { client, sent }
@@ -30,7 +29,7 @@ describe('stopProcess', () => {
   it('stops with SIGTERM alone when the process heeds it', async () => {
     const { client, sent } = runtime(7, { term: true, kill: true })
     await expect(stopProcess(client, 7, fast)).resolves.toBe('terminated')
-    expect(sent).toEqual([Signal.SIGTERM])
+    expect(sent).toEqual(['SIGTERM'])
   })
 
   it('sends SIGKILL after the grace period when SIGTERM is ignored', async () => {
@@ -38,7 +37,7 @@ describe('stopProcess', () => {
     let escalated = false
     const outcome = stopProcess(client, 7, { ...fast, onEscalate: () => (escalated = true) })
     await expect(outcome).resolves.toBe('killed')
-    expect(sent).toEqual([Signal.SIGTERM, Signal.SIGKILL])
+    expect(sent).toEqual(['SIGTERM', 'SIGKILL'])
     expect(escalated).toBe(true)
   })
 
@@ -46,12 +45,12 @@ describe('stopProcess', () => {
     const { client, sent } = runtime(7, { term: true, kill: true })
     await stopProcess(client, 7, fast)
     await expect(stopProcess(client, 7, fast)).resolves.toBe('gone')
-    expect(sent).toEqual([Signal.SIGTERM])
+    expect(sent).toEqual(['SIGTERM'])
   })
 
   it('passes on any other error with the server’s message', async () => {
-    const { client } = runtime(7, { term: true, kill: true }, new ConnectError('boom', Code.Internal))
-    await expect(stopProcess(client, 7, fast)).rejects.toThrow('[internal] boom')
+    const { client } = runtime(7, { term: true, kill: true }, new SandboxError('failed', 'boom'))
+    await expect(stopProcess(client, 7, fast)).rejects.toThrow('boom')
   })
 
   it('says so when even SIGKILL leaves the process listed', async () => {

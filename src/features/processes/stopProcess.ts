@@ -1,9 +1,7 @@
-import { create } from '@bufbuild/protobuf'
-import { type Client, Code, ConnectError } from '@connectrpc/connect'
-import { type Process, ProcessSelectorSchema, Signal } from '../../gen/process_pb'
+import type { SandboxProcesses } from '../../sandbox/sandboxProcesses'
 
-/** The calls stopping a process needs (the session's process client, or a test's stand-in). */
-export type SignalClient = Pick<Client<typeof Process>, 'list' | 'sendSignal'>
+/** The calls stopping a process needs (the session's processes, or a test's stand-in). */
+export type SignalClient = Pick<SandboxProcesses, 'list' | 'signal'>
 
 /** How a stop went: already gone, ended by SIGTERM, or ended by the SIGKILL fallback. */
 export type StopOutcome = 'gone' | 'terminated' | 'killed'
@@ -20,10 +18,6 @@ export interface StopOptions {
 
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
-function isNotFound(err: unknown): boolean {
-  return err instanceof ConnectError && err.code === Code.NotFound
-}
-
 /**
  * Ends a process: SIGTERM, then SIGKILL if it is still listed after the grace period (an
  * interactive shell, or anything else that ignores SIGTERM). A process that is already gone
@@ -34,32 +28,19 @@ export async function stopProcess(
   pid: number,
   { graceMs = 3000, pollMs = 250, sleep = wait, onEscalate }: StopOptions = {},
 ): Promise<StopOutcome> {
-  const signal = async (which: Signal): Promise<boolean> => {
-    try {
-      await client.sendSignal({
-        process: create(ProcessSelectorSchema, { selector: { case: 'pid', value: pid } }),
-        signal: which,
-      })
-      return true
-    } catch (err) {
-      if (isNotFound(err)) return false
-      throw err
-    }
-  }
   // List is the only way to learn that a process ended without holding a stream to it.
   const vanishes = async (): Promise<boolean> => {
     for (let waited = 0; waited < graceMs; waited += pollMs) {
       await sleep(pollMs)
-      const { processes } = await client.list({})
-      if (!processes.some((p) => p.pid === pid)) return true
+      if (!(await client.list()).some((p) => p.pid === pid)) return true
     }
     return false
   }
 
-  if (!(await signal(Signal.SIGTERM))) return 'gone'
+  if (!(await client.signal(pid, 'SIGTERM'))) return 'gone'
   if (await vanishes()) return 'terminated'
   onEscalate?.()
-  if (!(await signal(Signal.SIGKILL))) return 'terminated'
+  if (!(await client.signal(pid, 'SIGKILL'))) return 'terminated'
   if (await vanishes()) return 'killed'
   throw new Error(`process ${pid} is still listed ${graceMs / 1000} s after SIGKILL`)
 }

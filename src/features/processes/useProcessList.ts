@@ -11,13 +11,8 @@ export function useProcessList(session: SandboxSession) {
   const running = snap.state.kind === 'running'
   return useQuery({
     queryKey: ['processes', snap.sandboxId ?? snap.runtimeUrl],
-    enabled: running && !!session.clients,
+    enabled: running,
     refetchInterval: running ? refetchMs : false,
-    queryFn: async () => {
-      const clients = session.clients
-      if (!clients) throw new Error('not connected')
-      const { processes } = await clients.process.list({})
-      return [...processes].sort((a, b) => a.pid - b.pid)
-    },
+    queryFn: async () => [...(await session.processes.list())].sort((a, b) => a.pid - b.pid),
   })
 }

@@ -1,5 +1,3 @@
-import { create } from '@bufbuild/protobuf'
-import { ProcessSelectorSchema, Signal } from '../../gen/process_pb'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import type { TerminalStatus } from '../../sandbox/TerminalConnection'
 import { browserStorage } from '../../ui/browserStorage'
@@ -122,19 +120,10 @@ export class TerminalManager {
     const instance = this.instances.get(id)
     if (!instance) return
     const pid = instance.pid
-    const clients = this.session.clients
-    if (instance.record.tag && pid !== undefined && clients) {
-      // Interactive bash ignores SIGTERM, and SendSignal offers nothing gentler: end it for good.
-      void reportErrors('Ending the shell failed', () =>
-        clients.process
-          .sendSignal({
-            process: create(ProcessSelectorSchema, { selector: { case: 'pid', value: pid } }),
-            signal: Signal.SIGKILL,
-          })
-          .catch((err: unknown) => {
-            if (!(err instanceof Error && /not found/.test(err.message))) throw err
-          }),
-      )
+    if (instance.record.tag && pid !== undefined) {
+      // Interactive bash ignores SIGTERM, and SendSignal offers nothing gentler: end it for good
+      // (a shell that is gone already is what was wanted).
+      void reportErrors('Ending the shell failed', () => this.session.processes.signal(pid, 'SIGKILL'))
     }
     instance.dispose()
     this.instances.delete(id)
@@ -221,11 +210,10 @@ export class TerminalManager {
   /** Finds the terminals of the last visit again (tags with List), or opens a first one. */
   private async restore(): Promise<void> {
     const stored = load(this.storageKey)
-    const clients = this.session.clients
     let running: { pid: number; tag?: string }[] = []
-    if (stored && clients) {
+    if (stored) {
       try {
-        running = (await clients.process.list({})).processes
+        running = await this.session.processes.list()
       } catch {}
     }
     for (const record of stored?.records ?? []) {

@@ -1,7 +1,7 @@
 import { useEffect, useSyncExternalStore } from 'react'
 import { create } from 'zustand'
 import { persist } from 'zustand/middleware'
-import { persistedStorage } from '../ui/persistedStorage'
+import { persistedStorage } from './persistedStorage'
 
 export type ThemeChoice = 'system' | 'light' | 'dark'
 

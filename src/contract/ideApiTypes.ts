@@ -1,0 +1,77 @@
+// What the local stack's IDE API (/ide/api) answers, shared by the page (src/api/ideApi.ts) and
+// the server (server/platform/ide/), which checks its answers against these types.
+
+export type SandboxState = 'running' | 'paused'
+
+/** A local sandbox as the picker lists it. */
+export interface SandboxSummary {
+  sandboxId: string
+  /** What its home started from: `base` (empty), or a folder of the stack's templates (labs). */
+  templateId: string
+  state: SandboxState
+  startedAt: string
+  endAt: string
+  metadata: Record<string, string>
+  processesLost: boolean
+  isDefault: boolean
+}
+
+/** What the browser needs to talk to a sandbox's runtime. */
+export interface SessionInfo {
+  source: 'local' | 'e2b'
+  sandboxId: string
+  remoteId?: string
+  state: SandboxState
+  runtimeUrl: string
+  /** Null where the sandbox was created without one (older E2B sandboxes). */
+  accessToken: string | null
+  endAt: string
+  envdVersion: string
+  processesLost?: boolean
+}
+
+export interface StackInfo {
+  isolation: 'bubblewrap' | 'none'
+  freezer: string
+  warning?: string
+  envdVersion: string
+  defaultSandboxId: string | null
+}
+
+/** Which parent pages may embed the IDE (/embed), and whose commands run without asking. */
+export interface EmbedConfig {
+  allowedOrigins: string[]
+  trustedOrigins: string[]
+}
+
+export interface RemoteInfo {
+  remoteId: string
+  apiUrl: string
+  domain: string
+}
+
+/** POST …/timeout: when the sandbox's new timeout runs out. */
+export interface TimeoutAnswer {
+  endAt: string
+}
+
+/** GET /ide/api/templates: what a new sandbox may start from, `base` first. */
+export interface TemplateSummary {
+  templateId: string
+}
+
+/** POST /ide/api/auth: the page key, the half of a browser's sign-in its page keeps (the cookie is the other). */
+export interface SignInAnswer {
+  pageKey: string
+}
+
+/** GET /ide/api/auth, for a signed-in browser or a tool with the IDE's token. */
+export interface SignedInAnswer {
+  signedIn: true
+}
+
+/** Every error answer of the IDE API (and of the platform API), as E2B's. */
+export interface ErrorBody {
+  code: number
+  message: string
+}

@@ -1,0 +1,22 @@
+// What this project's runtime adds to envd's wire, and the IDE asks for: the names both sides
+// use, in one place. A client that sends none of them gets exactly envd's behaviour.
+
+/**
+ * Replay (Start and Connect): `X-Replay-From: <offset>` asks for the process's output from that
+ * absolute byte offset on; the answer's `X-Replay-Start` says where what it sends begins (later
+ * than asked when the log no longer holds it).
+ */
+export const replayFromHeader = 'X-Replay-From'
+export const replayStartHeader = 'X-Replay-Start'
+
+/**
+ * Acknowledged output (Start and Connect): `X-Output-Window: <bytes>` asks for flow control; the
+ * answer grants a window (the same header) and names the stream (`X-Output-Stream`), whose
+ * handled output the client acknowledges with `POST /output-ack?stream=<id>`, the offset (as for
+ * X-Replay-From) in the body. After a Ctrl-C that flushes output, answers say where:
+ * `X-Output-Flush: <offset>`.
+ */
+export const outputWindowHeader = 'X-Output-Window'
+export const outputStreamHeader = 'X-Output-Stream'
+export const outputFlushHeader = 'X-Output-Flush'
+export const outputAckPath = '/output-ack'
