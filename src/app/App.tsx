@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query'
 import { lazy, Suspense } from 'react'
-import { ideApi } from '../api/ideApi'
 import { SandboxPicker } from '../features/picker/SandboxPicker'
+import { localStack } from '../sandbox/localStack'
 import type { SandboxAddress } from '../sandbox/sandboxAddress'
 import { Notifications } from '../ui/Notifications'
 import { Splash } from '../ui/Splash'
@@ -29,7 +29,7 @@ function WorkbenchPage({ address, theme }: { address: SandboxAddress; theme: 'li
 
 /** `/` opens the local stack's default sandbox with no questions; without one, the picker. */
 function DefaultPage({ theme }: { theme: 'light' | 'dark' }) {
-  const stack = useQuery({ queryKey: ['stack'], queryFn: ideApi.stack })
+  const stack = useQuery({ queryKey: ['stack'], queryFn: localStack.info })
   if (stack.isPending) return <Splash text="Connecting to the local stack…" />
   const defaultId = stack.data?.defaultSandboxId
   if (!defaultId) return <SandboxPicker onOpen={open} />

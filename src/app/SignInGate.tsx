@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, type ReactNode, useState } from 'react'
-import { ideApi } from '../api/ideApi'
+import { localStack } from '../sandbox/localStack'
 import { Splash } from '../ui/Splash'
 import { signInFromAddress, tokenFrom } from './signIn'
 
@@ -31,7 +31,7 @@ function SignInPage({ reason }: { reason: string }) {
     setBusy(true)
     setError(undefined)
     try {
-      await ideApi.signIn(token)
+      await localStack.signIn(token)
       await queryClient.resetQueries()
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err))

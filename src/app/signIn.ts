@@ -1,4 +1,5 @@
-import { ApiError, ideApi } from '../api/ideApi'
+import { localStack } from '../sandbox/localStack'
+import { sandboxError } from '../sandbox/sandboxError'
 
 /** The token in an address the stack printed (`…#token=…`), or a token pasted on its own. */
 export function tokenFrom(text: string): string | undefined {
@@ -27,11 +28,12 @@ export type SignInState = { signedIn: true } | { signedIn: false; reason: string
 export async function signInFromAddress(): Promise<SignInState> {
   try {
     const token = takeTokenFromAddress()
-    if (token !== undefined) await ideApi.signIn(token)
-    await ideApi.signedIn()
+    if (token !== undefined) await localStack.signIn(token)
+    await localStack.signedIn()
     return { signedIn: true }
   } catch (err) {
-    if (err instanceof ApiError && err.status === 401) return { signedIn: false, reason: err.message }
+    const failure = sandboxError(err)
+    if (failure.kind === 'signed-out') return { signedIn: false, reason: failure.message }
     return { signedIn: true }
   }
 }

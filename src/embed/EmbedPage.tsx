@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react'
-import { ideApi } from '../api/ideApi'
 import type { EmbedConfig } from '../contract/ideApiTypes'
+import { localStack } from '../sandbox/localStack'
 import { useThemeStore } from '../ui/themeStore'
 import { useSandboxSession } from '../workbench/useSandboxSession'
 import { EmbedWorkbench } from './EmbedWorkbench'
@@ -22,7 +22,7 @@ function buildConfig(): EmbedConfig {
 
 async function embedConfig(): Promise<EmbedConfig> {
   try {
-    return await ideApi.embedConfig()
+    return await localStack.embedPolicy()
   } catch {
     return buildConfig()
   }

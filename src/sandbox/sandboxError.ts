@@ -1,9 +1,11 @@
 import { Code, ConnectError } from '@connectrpc/connect'
 import { FilesError } from '../api/files'
+import { ApiError } from '../api/ideApi'
 
 /** What went wrong with a call to a sandbox, in the few kinds the IDE acts on. */
 export type SandboxErrorKind =
   | 'not-connected'
+  | 'signed-out'
   | 'not-found'
   | 'already-exists'
   | 'invalid'
@@ -49,6 +51,9 @@ export function sandboxError(err: unknown): SandboxError {
   if (err instanceof SandboxError) return err
   if (err instanceof ConnectError) return new SandboxError(byCode[err.code] ?? 'failed', err.rawMessage)
   if (err instanceof FilesError) return new SandboxError(kindOfStatus(err.status), err.message)
+  // The stack's 401: this browser has not signed in with the IDE's link (or the token was rotated).
+  if (err instanceof ApiError)
+    return new SandboxError(err.status === 401 ? 'signed-out' : kindOfStatus(err.status), err.message)
   return new SandboxError('failed', err instanceof Error ? err.message : String(err))
 }
 

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react'
-import { ideApi } from '../../api/ideApi'
+import { localStack } from '../../sandbox/localStack'
 import type { SandboxAddress } from '../../sandbox/sandboxAddress'
 
 /**
@@ -16,7 +16,7 @@ export function ConnectE2BForm({ onOpen }: { onOpen(address: SandboxAddress): vo
     setBusy(true)
     setError(undefined)
     try {
-      const remote = await ideApi.addRemote(
+      const remote = await localStack.addRemote(
         field('apiKey'),
         field('apiUrl') || undefined,
         field('domain') || undefined,

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useRef, useState } from 'react'
-import { ideApi } from '../../api/ideApi'
 import type { SandboxSummary } from '../../contract/ideApiTypes'
+import { localStack } from '../../sandbox/localStack'
 import type { SandboxAddress } from '../../sandbox/sandboxAddress'
 import { reportErrors } from '../../ui/notifications'
 import { formatDuration, useNow } from '../../ui/useNow'
@@ -13,17 +13,21 @@ const baseTemplate = 'base'
 /** Every local sandbox with its actions, and ways to reach sandboxes elsewhere. */
 export function SandboxPicker({ onOpen }: { onOpen(address: SandboxAddress): void }) {
   const queryClient = useQueryClient()
-  const sandboxes = useQuery({ queryKey: ['sandboxes'], queryFn: ideApi.sandboxes, refetchInterval: 5000 })
+  const sandboxes = useQuery({
+    queryKey: ['sandboxes'],
+    queryFn: localStack.sandboxes,
+    refetchInterval: 5000,
+  })
   const now = useNow()
   const [killing, setKilling] = useState<SandboxSummary>()
   const confirm = useRef<HTMLDialogElement>(null)
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['sandboxes'] })
   const act = (what: string, action: () => Promise<unknown>) => reportErrors(what, action).then(refresh)
   // The stack's templates: `base` (an empty home) and one per lab folder; base until they load.
-  const templates = useQuery({ queryKey: ['templates'], queryFn: ideApi.templates })
+  const templates = useQuery({ queryKey: ['templates'], queryFn: localStack.templates })
   const [templateId, setTemplateId] = useState(baseTemplate)
   const create = useMutation({
-    mutationFn: () => ideApi.createSandbox({ templateId }),
+    mutationFn: () => localStack.createSandbox({ templateId }),
     onSuccess: (created) => onOpen({ source: 'local', sandboxId: created.sandboxId }),
     onError: (err) => reportErrors('Creating a sandbox failed', () => Promise.reject(err)),
   })
@@ -90,7 +94,7 @@ export function SandboxPicker({ onOpen }: { onOpen(address: SandboxAddress): voi
                   <button
                     type="button"
                     aria-label={`Pause ${s.sandboxId}`}
-                    onClick={() => act('Pause failed', () => ideApi.pause(local(s.sandboxId)))}
+                    onClick={() => act('Pause failed', () => localStack.pause(s.sandboxId))}
                   >
                     Pause
                   </button>
@@ -98,7 +102,7 @@ export function SandboxPicker({ onOpen }: { onOpen(address: SandboxAddress): voi
                   <button
                     type="button"
                     aria-label={`Resume ${s.sandboxId}`}
-                    onClick={() => act('Resume failed', () => ideApi.resume(local(s.sandboxId)))}
+                    onClick={() => act('Resume failed', () => localStack.resume(s.sandboxId))}
                   >
                     Resume
                   </button>
@@ -125,7 +129,7 @@ export function SandboxPicker({ onOpen }: { onOpen(address: SandboxAddress): voi
           onSubmit={(e) => {
             const choice = (e.nativeEvent as SubmitEvent).submitter?.getAttribute('value')
             if (choice === 'kill' && killing)
-              void act('Kill failed', () => ideApi.killSandbox(killing.sandboxId))
+              void act('Kill failed', () => localStack.killSandbox(killing.sandboxId))
           }}
         >
           <h3 id="kill-title">Kill sandbox {killing?.sandboxId}?</h3>

@@ -1,0 +1,34 @@
+import { ideApi } from '../api/ideApi'
+import type {
+  EmbedConfig,
+  RemoteInfo,
+  SandboxSummary,
+  StackInfo,
+  TemplateSummary,
+} from '../contract/ideApiTypes'
+import { mapped } from './sandboxError'
+
+/**
+ * The local stack the page came from (its /ide/api): the stack's sandboxes and templates, E2B
+ * remotes, the embedding policy and this browser's sign-in. Every failure is a SandboxError with
+ * the stack's words; one that says this browser is not signed in is of kind 'signed-out'.
+ */
+export const localStack = {
+  info: (): Promise<StackInfo> => mapped(ideApi.stack),
+  sandboxes: (): Promise<SandboxSummary[]> => mapped(ideApi.sandboxes),
+  templates: (): Promise<TemplateSummary[]> => mapped(ideApi.templates),
+  createSandbox: (options: { templateId?: string } = {}): Promise<SandboxSummary> =>
+    mapped(() => ideApi.createSandbox(options)),
+  killSandbox: (sandboxId: string): Promise<void> => mapped(() => ideApi.killSandbox(sandboxId)),
+  pause: (sandboxId: string): Promise<void> => mapped(() => ideApi.pause({ source: 'local', sandboxId })),
+  resume: (sandboxId: string): Promise<void> =>
+    mapped(async () => void (await ideApi.resume({ source: 'local', sandboxId }))),
+  /** Keeps an E2B API key on the stack (never in the browser); answers the remote it made. */
+  addRemote: (apiKey: string, apiUrl?: string, domain?: string): Promise<RemoteInfo> =>
+    mapped(() => ideApi.addRemote(apiKey, apiUrl, domain)),
+  embedPolicy: (): Promise<EmbedConfig> => mapped(ideApi.embedConfig),
+  /** Trades the token of the IDE's link for this browser's sign-in. */
+  signIn: (token: string): Promise<void> => mapped(() => ideApi.signIn(token)),
+  /** Resolves when this browser is signed in. */
+  signedIn: (): Promise<void> => mapped(async () => void (await ideApi.signedIn())),
+}
