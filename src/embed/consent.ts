@@ -1,3 +1,4 @@
+import { Subscribers } from '../common/Subscribers'
 /** A command waiting for the user's yes or no. */
 export interface ConsentRequest {
   command: string
@@ -11,12 +12,9 @@ export interface ConsentRequest {
  */
 export class ConsentQueue {
   private queue: { request: ConsentRequest; settle(yes: boolean): void }[] = []
-  private readonly listeners = new Set<() => void>()
+  private readonly subscribers = new Subscribers()
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
-  }
+  subscribe = this.subscribers.add
 
   getSnapshot = (): ConsentRequest | undefined => this.queue[0]?.request
 
@@ -35,6 +33,6 @@ export class ConsentQueue {
   }
 
   private changed(): void {
-    for (const listener of this.listeners) listener()
+    this.subscribers.notify()
   }
 }

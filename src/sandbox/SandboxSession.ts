@@ -2,6 +2,7 @@ import { type Client, createClient, type Transport } from '@connectrpc/connect'
 import type { RuntimeEndpoint } from '../api/files'
 import { ApiError, ideApi } from '../api/ideApi'
 import { runtimeTransport, shardedUrl } from '../api/runtimeTransport'
+import { Subscribers } from '../common/Subscribers'
 import type { SessionInfo } from '../contract/ideApiTypes'
 import { Filesystem } from '../gen/filesystem_pb'
 import { Process } from '../gen/process_pb'
@@ -39,7 +40,7 @@ export interface RuntimeClients {
  */
 export class SandboxSession {
   private snapshot: SessionSnapshot
-  private readonly listeners = new Set<() => void>()
+  private readonly subscribers = new Subscribers()
   private timer: ReturnType<typeof setTimeout> | undefined
   private attempt = 0
   private disposed = false
@@ -68,10 +69,7 @@ export class SandboxSession {
     void this.refresh()
   }
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
-  }
+  subscribe = this.subscribers.add
 
   getSnapshot = (): SessionSnapshot => this.snapshot
 
@@ -128,7 +126,7 @@ export class SandboxSession {
   dispose(): void {
     this.disposed = true
     clearTimeout(this.timer)
-    this.listeners.clear()
+    this.subscribers.clear()
   }
 
   private platformPath() {
@@ -220,6 +218,6 @@ export class SandboxSession {
   private update(patch: Partial<SessionSnapshot>): void {
     if (this.disposed) return
     this.snapshot = { ...this.snapshot, ...patch }
-    for (const listener of this.listeners) listener()
+    this.subscribers.notify()
   }
 }

@@ -21,6 +21,14 @@ export const useNotices = create<NoticeStore>((set) => ({
   dismiss: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
 }))
 
+/** Where a model object shows a message to the user: passed in, so tests can read what it said. */
+export interface NoticeSink {
+  push(kind: Notice['kind'], text: string): void
+}
+
+/** The page's notifications (the Notifications component shows them). */
+export const pageNotices: NoticeSink = { push: (kind, text) => useNotices.getState().push(kind, text) }
+
 /** Runs an action and shows its error, with the server's message, instead of swallowing it. */
 export async function reportErrors(what: string, action: () => Promise<unknown>): Promise<void> {
   try {

@@ -1,8 +1,9 @@
+import { Subscribers } from '../../common/Subscribers'
 import type { FileWatch, WatchNotice } from '../../sandbox/fileWatch'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import { isNotFound } from '../../sandbox/sandboxError'
 import { type EntryInfo, FileType, type SandboxFiles } from '../../sandbox/sandboxFiles'
-import { useNotices } from '../../ui/notifications'
+import type { NoticeSink } from '../../ui/notifications'
 import { saveToComputer } from '../../ui/saveToComputer'
 import { contentHash } from './contentHash'
 import { decodeText, encodeText } from './decodeText'
@@ -121,7 +122,7 @@ export class EditorManager {
     quickOpen: false,
     focusRequest: 0,
   }
-  private readonly listeners = new Set<() => void>()
+  private readonly subscribers = new Subscribers()
   private readonly readOnlyRules = new Set<ReadOnlyRule>()
   private readonly savedListeners = new Set<(path: string) => void>()
   private readonly stopWatch: () => void
@@ -130,16 +131,14 @@ export class EditorManager {
   constructor(
     private readonly session: SandboxSession,
     watch: FileWatch,
+    private readonly notices: NoticeSink,
   ) {
     this.stopWatch = watch.subscribe(this.onNotice)
     window.addEventListener('beforeunload', this.onBeforeUnload)
     document.addEventListener('visibilitychange', this.onVisible)
   }
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
-  }
+  subscribe = this.subscribers.add
 
   getSnapshot = (): EditorSnapshot => this.snapshot
 
@@ -373,7 +372,7 @@ export class EditorManager {
     document.removeEventListener('visibilitychange', this.onVisible)
     for (const doc of this.docs) this.release(doc)
     this.docs = []
-    this.listeners.clear()
+    this.subscribers.clear()
   }
 
   private readonly onBeforeUnload = (event: BeforeUnloadEvent) => {
@@ -659,7 +658,7 @@ export class EditorManager {
   }
 
   private notify(text: string): void {
-    if (!this.disposed) useNotices.getState().push('error', text)
+    if (!this.disposed) this.notices.push('error', text)
   }
 
   private emit(): void {
@@ -686,6 +685,6 @@ export class EditorManager {
       quickOpen: this.quickOpen,
       focusRequest: this.focusRequest,
     }
-    for (const listener of this.listeners) listener()
+    this.subscribers.notify()
   }
 }

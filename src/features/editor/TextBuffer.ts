@@ -1,4 +1,5 @@
 import * as monaco from 'monaco-editor/editor/editor.api'
+import { Subscribers } from '../../common/Subscribers'
 import { languageFor } from './languageFor'
 import { baseName } from './movedPath'
 
@@ -21,7 +22,7 @@ export class TextBuffer {
   viewState: monaco.editor.ICodeEditorViewState | null = null
   private savedVersion: number
   private wasDirty = false
-  private readonly listeners = new Set<() => void>()
+  private readonly subscribers = new Subscribers()
   private readonly subscription: monaco.IDisposable
 
   constructor(
@@ -109,12 +110,11 @@ export class TextBuffer {
 
   /** Called when `dirty` flips. */
   onDirtyChange(listener: () => void): () => void {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
+    return this.subscribers.add(listener)
   }
 
   dispose(): void {
-    this.listeners.clear()
+    this.subscribers.clear()
     this.subscription.dispose()
     this.model.dispose()
   }
@@ -123,6 +123,6 @@ export class TextBuffer {
     const dirty = this.dirty
     if (dirty === this.wasDirty) return
     this.wasDirty = dirty
-    for (const listener of this.listeners) listener()
+    this.subscribers.notify()
   }
 }

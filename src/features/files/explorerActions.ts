@@ -1,6 +1,6 @@
 import type { SandboxFiles } from '../../sandbox/sandboxFiles'
 import type { SandboxProcesses } from '../../sandbox/sandboxProcesses'
-import { reportErrors, useNotices } from '../../ui/notifications'
+import { type NoticeSink, pageNotices, reportErrors } from '../../ui/notifications'
 import { saveToComputer } from '../../ui/saveToComputer'
 import { baseName, type FileTree, parentOf } from './fileTree'
 
@@ -22,6 +22,7 @@ export function explorerActions(
     /** Why a path may not be changed (a lab's read-only files), if it may not. */
     readOnlyReason?(path: string): string | undefined
   },
+  notices: NoticeSink = pageNotices,
 ) {
   const assertChangeable = (...paths: string[]) => {
     for (const path of paths) {
@@ -34,7 +35,7 @@ export function explorerActions(
     /** False, with a notice saying why, when `path` may not be renamed or deleted. */
     changeable: (path: string) => {
       const reason = callbacks.readOnlyReason?.(path)
-      if (reason) useNotices.getState().push('error', reason)
+      if (reason) notices.push('error', reason)
       return !reason
     },
     newFile: (dir: string, name: string) =>

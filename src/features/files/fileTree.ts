@@ -1,3 +1,4 @@
+import { Subscribers } from '../../common/Subscribers'
 import type { FileChange } from '../../sandbox/fileWatch'
 import { type EntryInfo, EventType, FileType } from '../../sandbox/sandboxFiles'
 
@@ -54,17 +55,14 @@ export class FileTree {
   private readonly expanded = new Set<string>()
   private readonly loading = new Set<string>()
   private rows: TreeRow[] = []
-  private readonly listeners = new Set<() => void>()
+  private readonly subscribers = new Subscribers()
   showHidden = false
 
   constructor(readonly root: string) {
     this.expanded.add(root)
   }
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
-  }
+  subscribe = this.subscribers.add
 
   getSnapshot = (): TreeRow[] => this.rows
 
@@ -209,6 +207,6 @@ export class FileTree {
     }
     walk(this.root, 1)
     this.rows = rows
-    for (const listener of this.listeners) listener()
+    this.subscribers.notify()
   }
 }

@@ -1,3 +1,4 @@
+import { Subscribers } from '../../common/Subscribers'
 import { sandboxError } from '../../sandbox/sandboxError'
 import type { SandboxFiles } from '../../sandbox/sandboxFiles'
 
@@ -52,7 +53,7 @@ export async function droppedFiles(data: DataTransfer): Promise<Dropped[]> {
 export class UploadQueue {
   private uploads: Upload[] = []
   private readonly controllers = new Map<number, AbortController>()
-  private readonly listeners = new Set<() => void>()
+  private readonly subscribers = new Subscribers()
   private nextId = 1
   private running = false
 
@@ -61,10 +62,7 @@ export class UploadQueue {
     private readonly onUploaded: (path: string) => void,
   ) {}
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
-  }
+  subscribe = this.subscribers.add
 
   getSnapshot = (): Upload[] => this.uploads
 
@@ -138,6 +136,6 @@ export class UploadQueue {
   }
 
   private changed(): void {
-    for (const listener of this.listeners) listener()
+    this.subscribers.notify()
   }
 }

@@ -1,3 +1,4 @@
+import { Subscribers } from '../../common/Subscribers'
 import type { FileWatch, WatchNotice } from '../../sandbox/fileWatch'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import { isNotFound as isMissing } from '../../sandbox/sandboxError'
@@ -60,7 +61,7 @@ const messageOf = (err: unknown) => (err instanceof Error ? err.message : String
  */
 export class LabController {
   private snapshot = noLabSnapshot
-  private readonly listeners = new Set<() => void>()
+  private readonly subscribers = new Subscribers()
   private readonly stopSession: () => void
   private readonly stopWatch: () => void
   private loading: Promise<void> | undefined
@@ -79,10 +80,7 @@ export class LabController {
     this.reload()
   }
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
-  }
+  subscribe = this.subscribers.add
 
   getSnapshot = (): LabSnapshot => this.snapshot
 
@@ -166,7 +164,7 @@ export class LabController {
     this.disposed = true
     this.stopSession()
     this.stopWatch()
-    this.listeners.clear()
+    this.subscribers.clear()
   }
 
   /** The sandbox runs, and neither a check nor a reset is under way or being asked about. */
@@ -257,6 +255,6 @@ export class LabController {
   private update(patch: Partial<LabSnapshot>): void {
     if (this.disposed) return
     this.snapshot = { ...this.snapshot, ...patch }
-    for (const listener of this.listeners) listener()
+    this.subscribers.notify()
   }
 }

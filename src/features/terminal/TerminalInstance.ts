@@ -1,6 +1,7 @@
 import { FitAddon } from '@xterm/addon-fit'
 import { SerializeAddon } from '@xterm/addon-serialize'
 import { Terminal } from '@xterm/xterm'
+import { Subscribers } from '../../common/Subscribers'
 import { OutputWriter } from '../../sandbox/outputWriter'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import { TerminalConnection, type TerminalStatus } from '../../sandbox/TerminalConnection'
@@ -65,7 +66,7 @@ export class TerminalInstance {
   private readonly writer: OutputWriter
   private connection: TerminalConnection
   private snapshot: TerminalSnapshot
-  private readonly listeners = new Set<() => void>()
+  private readonly subscribers = new Subscribers()
   private readonly resizeObserver: ResizeObserver
   private host: HTMLElement | undefined
 
@@ -107,10 +108,7 @@ export class TerminalInstance {
     this.connection = this.connect(options.existingPid, options.snapshot)
   }
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
-  }
+  subscribe = this.subscribers.add
 
   getSnapshot = (): TerminalSnapshot => this.snapshot
 
@@ -191,7 +189,7 @@ export class TerminalInstance {
     this.addons.dispose()
     this.term.dispose()
     this.element.remove()
-    this.listeners.clear()
+    this.subscribers.clear()
   }
 
   private connect(existingPid: number | undefined, snapshot: string | undefined): TerminalConnection {
@@ -256,6 +254,6 @@ export class TerminalInstance {
 
   private update(patch: Partial<TerminalSnapshot>): void {
     this.snapshot = { ...this.snapshot, ...patch }
-    for (const listener of this.listeners) listener()
+    this.subscribers.notify()
   }
 }

@@ -1,3 +1,4 @@
+import { Subscribers } from '../../common/Subscribers'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import type { TerminalStatus } from '../../sandbox/TerminalConnection'
 import { browserStorage } from '../../ui/browserStorage'
@@ -46,7 +47,7 @@ export class TerminalManager {
   private readonly instances = new Map<string, TerminalInstance>()
   private activeTabId: string | undefined
   private snapshot: TerminalsSnapshot = { tabs: [], activeTabId: undefined }
-  private readonly listeners = new Set<() => void>()
+  private readonly subscribers = new Subscribers()
   private counter = 0
   private theme: 'light' | 'dark'
   private restored = false
@@ -65,10 +66,7 @@ export class TerminalManager {
     this.onSessionChange()
   }
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
-  }
+  subscribe = this.subscribers.add
 
   getSnapshot = (): TerminalsSnapshot => this.snapshot
 
@@ -167,7 +165,7 @@ export class TerminalManager {
     this.unsubscribe()
     for (const t of this.instances.values()) t.dispose()
     this.instances.clear()
-    this.listeners.clear()
+    this.subscribers.clear()
   }
 
   private add(
@@ -242,7 +240,7 @@ export class TerminalManager {
       })),
     }
     this.save(false)
-    for (const listener of this.listeners) listener()
+    this.subscribers.notify()
   }
 
   private save(withScreens: boolean): void {
