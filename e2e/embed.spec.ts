@@ -166,6 +166,9 @@ test('a page not on the allowlist can neither frame the IDE nor hand it a sandbo
   })
   await page.reload()
   await expect(parent.ide.getByRole('status')).toContainText('Waiting for the page to connect a sandbox')
+  // As a real parent does (the typed client too): connect once the IDE has said hello, that is,
+  // listens; a message sent before that would be lost for a reason that is not the one tested.
+  await page.waitForFunction(() => 'helloFrom' in window)
   const { token, id } = await stack.defaultSandbox()
   await page.evaluate(
     ({ runtimeUrl, accessToken }) => {
