@@ -1,12 +1,14 @@
 import { useMemo, useState } from 'react'
+import { noLabSnapshot } from '../features/lab/LabController'
 import { StatusBar } from '../features/statusbar/StatusBar'
 import { SandboxToolbar } from '../features/toolbar/SandboxToolbar'
 import type { SandboxSession } from '../sandbox/SandboxSession'
 import { addressKey } from '../sandbox/sandboxAddress'
 import { type ThemeChoice, useThemeStore } from '../ui/themeStore'
 import { useExternalStore } from '../ui/useExternalStore'
-import { useWorkbenchParts } from '../workbench/useWorkbenchParts'
+import { useWorkspace } from '../workbench/useWorkspace'
 import { WorkbenchLayout } from '../workbench/WorkbenchLayout'
+import type { Workspace } from '../workbench/Workspace'
 import { CommandPalette } from './CommandPalette'
 import { workbenchCommands } from './commands'
 import { LabSide } from './LabSide'
@@ -14,10 +16,18 @@ import { labCommands } from './labCommands'
 import { useLayoutStore, usePanelVisibility } from './layoutStore'
 import { navigate } from './route'
 import { useGlobalShortcuts } from './useGlobalShortcuts'
-import { useLab } from './useLab'
+
+const noLab = { subscribe: () => () => {}, getSnapshot: () => noLabSnapshot }
 
 /** The full workbench: toolbar, the panels (remembered per sandbox), status bar and command palette. */
 export function Workbench({ session, theme }: { session: SandboxSession; theme: 'light' | 'dark' }) {
+  const workspace = useWorkspace(session, theme, { lab: true })
+  if (!workspace) return null
+  return <FullWorkbench workspace={workspace} theme={theme} />
+}
+
+function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: 'light' | 'dark' }) {
+  const { session, terminals, editor, lab } = workspace
   const layoutKey = addressKey(session.address)
   const visibility = usePanelVisibility(layoutKey)
   const snap = useExternalStore(session)
@@ -25,9 +35,7 @@ export function Workbench({ session, theme }: { session: SandboxSession; theme: 
   const themeChoice = useThemeStore((s) => s.choice)
   const setTheme = useThemeStore((s) => s.setChoice)
   const toggle = useLayoutStore((s) => s.toggle)
-  const parts = useWorkbenchParts(session, theme)
-  const { terminals, editor } = parts
-  const { lab, snapshot: labSnap } = useLab(session, parts.watch, editor)
+  const labSnap = useExternalStore(lab ?? noLab)
   // biome-ignore lint/correctness/useExhaustiveDependencies: commands follow the session's and the lab's state
   const commands = useMemo(
     () => [
@@ -41,9 +49,9 @@ export function Workbench({ session, theme }: { session: SandboxSession; theme: 
       { key: 'p', ctrl: true, shift: true, run: () => setPaletteOpen((open) => !open) },
       { key: 'e', ctrl: true, shift: true, run: () => toggle(layoutKey, 'explorer') },
       { key: '`', ctrl: true, run: () => toggle(layoutKey, 'terminal') },
-      { key: '~', ctrl: true, shift: true, run: () => terminals?.create() },
-      { key: 'PageDown', ctrl: true, run: () => terminals?.cycle(1) },
-      { key: 'PageUp', ctrl: true, run: () => terminals?.cycle(-1) },
+      { key: '~', ctrl: true, shift: true, run: () => terminals.create() },
+      { key: 'PageDown', ctrl: true, run: () => terminals.cycle(1) },
+      { key: 'PageUp', ctrl: true, run: () => terminals.cycle(-1) },
     ],
     [layoutKey, toggle, terminals],
   )
@@ -72,17 +80,14 @@ export function Workbench({ session, theme }: { session: SandboxSession; theme: 
         </label>
       </SandboxToolbar>
       <WorkbenchLayout
-        session={session}
+        workspace={workspace}
         theme={theme}
-        parts={parts}
         visibility={{ ...visibility, editor: true }}
         layoutKey={layoutKey}
         showTerminal={() => {
           if (!visibility.terminal) toggle(layoutKey, 'terminal')
         }}
-        side={
-          lab && editor && labSnap.lab.kind !== 'none' ? <LabSide lab={lab} editor={editor} /> : undefined
-        }
+        side={lab && labSnap.lab.kind !== 'none' ? <LabSide lab={lab} editor={editor} /> : undefined}
       />
       <StatusBar session={session} />
       <CommandPalette open={paletteOpen} onOpenChange={setPaletteOpen} commands={commands} />

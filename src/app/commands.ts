@@ -22,9 +22,9 @@ export interface Command {
 export function workbenchCommands(
   session: SandboxSession,
   layoutKey: string,
-  terminals: TerminalManager | undefined,
-  openPalette?: () => void,
-  editor?: EditorManager,
+  terminals: TerminalManager,
+  openPalette: () => void,
+  editor: EditorManager,
 ): Command[] {
   const snap = session.getSnapshot()
   const actions = sandboxActions(session)
@@ -86,50 +86,50 @@ export function workbenchCommands(
       id: 'terminal.new',
       title: 'Terminal: New terminal',
       shortcut: 'Ctrl+Shift+`',
-      enabled: !!terminals,
-      run: () => terminals?.create(),
+      enabled: true,
+      run: () => terminals.create(),
     },
     {
       id: 'terminal.split',
       title: 'Terminal: Split terminal',
-      enabled: !!terminals,
-      run: () => terminals?.create({ split: true }),
+      enabled: true,
+      run: () => terminals.create({ split: true }),
     },
     {
       id: 'terminal.close',
       title: 'Terminal: Close terminal',
-      enabled: !!terminals?.active,
+      enabled: !!terminals.active,
       run: () => {
-        const active = terminals?.active
-        if (active) terminals?.close(active.record.id)
+        const active = terminals.active
+        if (active) terminals.close(active.record.id)
       },
     },
     {
       id: 'terminal.next',
       title: 'Terminal: Next tab',
       shortcut: 'Ctrl+PageDown',
-      enabled: !!terminals,
-      run: () => terminals?.cycle(1),
+      enabled: true,
+      run: () => terminals.cycle(1),
     },
     {
       id: 'terminal.previous',
       title: 'Terminal: Previous tab',
       shortcut: 'Ctrl+PageUp',
-      enabled: !!terminals,
-      run: () => terminals?.cycle(-1),
+      enabled: true,
+      run: () => terminals.cycle(-1),
     },
     {
       id: 'terminal.focus',
       title: 'Terminal: Focus the terminal',
-      enabled: !!terminals?.active,
-      run: () => terminals?.active?.focus(),
+      enabled: !!terminals.active,
+      run: () => terminals.active?.focus(),
     },
     {
       id: 'terminal.find',
       title: 'Terminal: Find',
       shortcut: 'Ctrl+Shift+F',
-      enabled: !!terminals?.active,
-      run: () => terminals?.active?.openFind(),
+      enabled: !!terminals.active,
+      run: () => terminals.active?.openFind(),
     },
     {
       id: 'terminal.copyOnSelect',
@@ -158,46 +158,44 @@ export function workbenchCommands(
     {
       id: 'file.open',
       title: 'File: Open…',
-      enabled: !!editor && state === 'running',
-      run: () => editor?.setQuickOpen(true),
+      enabled: state === 'running',
+      run: () => editor.setQuickOpen(true),
     },
     {
       id: 'file.save',
       title: 'File: Save',
       shortcut: 'Ctrl+S',
-      enabled: !!editor && state === 'running',
-      run: () => void editor?.save(),
+      enabled: state === 'running',
+      run: () => void editor.save(),
     },
     {
       id: 'file.close',
       title: 'File: Close editor',
-      enabled: !!editor,
-      run: () => editor?.requestClose(),
+      enabled: true,
+      run: () => editor.requestClose(),
     },
     {
       id: 'file.next',
       title: 'File: Next editor',
-      enabled: !!editor,
-      run: () => editor?.cycle(1),
+      enabled: true,
+      run: () => editor.cycle(1),
     },
     {
       id: 'file.previous',
       title: 'File: Previous editor',
-      enabled: !!editor,
-      run: () => editor?.cycle(-1),
+      enabled: true,
+      run: () => editor.cycle(-1),
     },
     { id: 'theme.system', title: 'Theme: Follow the system', enabled: true, run: setTheme('system') },
     { id: 'theme.light', title: 'Theme: Light', enabled: true, run: setTheme('light') },
     { id: 'theme.dark', title: 'Theme: Dark', enabled: true, run: setTheme('dark') },
   ]
-  if (openPalette) {
-    commands.push({
-      id: 'palette.open',
-      title: 'Show all commands',
-      shortcut: 'Ctrl+Shift+P',
-      enabled: true,
-      run: openPalette,
-    })
-  }
+  commands.push({
+    id: 'palette.open',
+    title: 'Show all commands',
+    shortcut: 'Ctrl+Shift+P',
+    enabled: true,
+    run: openPalette,
+  })
   return commands
 }

@@ -5,8 +5,9 @@ import { addressKey } from '../sandbox/sandboxAddress'
 import { reportErrors } from '../ui/notifications'
 import { useThemeStore } from '../ui/themeStore'
 import { useExternalStore } from '../ui/useExternalStore'
-import { useWorkbenchParts } from '../workbench/useWorkbenchParts'
+import { useWorkspace } from '../workbench/useWorkspace'
 import { WorkbenchLayout } from '../workbench/WorkbenchLayout'
+import type { Workspace } from '../workbench/Workspace'
 import { ConsentDialog } from './ConsentDialog'
 import { ConsentQueue } from './consent'
 import { type EmbedTarget, embedCommands, including, runInTerminal } from './embedCommands'
@@ -29,25 +30,25 @@ interface EmbedWorkbenchProps {
  * parent through the host (commands in, events out). Commands the user did not type wait for
  * their agreement unless the parent is trusted.
  */
-export function EmbedWorkbench({
-  session,
+export function EmbedWorkbench(props: EmbedWorkbenchProps) {
+  const workspace = useWorkspace(props.session, props.theme, { lab: false })
+  return workspace ? <EmbeddedWorkspace {...props} workspace={workspace} /> : null
+}
+
+function EmbeddedWorkspace({
+  workspace,
   host,
   options,
   trusted,
   parentOrigin,
   theme,
-}: EmbedWorkbenchProps) {
-  const parts = useWorkbenchParts(session, theme)
+}: EmbedWorkbenchProps & { workspace: Workspace }) {
+  const { session, terminals, editor } = workspace
   const [panels, setPanels] = useState<PanelName[]>(options.panels)
   const consent = useMemo(() => new ConsentQueue(), [])
-  const latest = useRef(parts)
-  latest.current = parts
-  const { terminals, editor } = parts
-
   const target = useMemo<EmbedTarget>(
     () => ({
-      session,
-      parts: () => latest.current,
+      workspace,
       consent,
       trusted,
       requester: parentOrigin,
@@ -55,18 +56,18 @@ export function EmbedWorkbench({
       showPanels: setPanels,
       setTheme: (choice) => useThemeStore.getState().setChoice(choice),
     }),
-    [session, consent, trusted, parentOrigin, options.readOnly],
+    [workspace, consent, trusted, parentOrigin, options.readOnly],
   )
   useEffect(() => host.serve(embedCommands(target)), [host, target])
 
   useEffect(() => {
-    if (!editor || !options.readOnly) return
+    if (!options.readOnly) return
     return editor.addReadOnlyRule(() => 'This embedded editor is read-only.')
   }, [editor, options.readOnly])
-  useEffect(() => editor?.onSaved((path) => host.emit('fileSaved', { path })), [editor, host])
+  useEffect(() => editor.onSaved((path) => host.emit('fileSaved', { path })), [editor, host])
   useEffect(
     () =>
-      terminals?.onExit((terminal, status) =>
+      terminals.onExit((terminal, status) =>
         host.emit('processExited', {
           pid: status.pid ?? -1,
           command: terminal.command ?? 'bash -l',
@@ -86,11 +87,11 @@ export function EmbedWorkbench({
     })
   }, [session, host])
 
-  // Ready once the sandbox runs and the parts exist; then the URL's file and command.
+  // Ready once the sandbox runs; then the URL's file and command.
   const running = useExternalStore(session).state.kind === 'running'
   const announced = useRef(false)
   useEffect(() => {
-    if (!running || !terminals || !editor || announced.current) return
+    if (!running || announced.current) return
     announced.current = true
     host.emit('ready', { panels: options.panels, readOnly: options.readOnly })
     if (options.open)
@@ -102,14 +103,13 @@ export function EmbedWorkbench({
         () => {},
       )
     }
-  }, [running, terminals, editor, host, options, target, parentOrigin])
+  }, [running, editor, host, options, target, parentOrigin])
 
   return (
     <div className="workbench embedded">
       <WorkbenchLayout
-        session={session}
+        workspace={workspace}
         theme={theme}
-        parts={parts}
         visibility={{
           explorer: panels.includes('files'),
           editor: panels.includes('editor'),

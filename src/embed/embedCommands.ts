@@ -1,16 +1,14 @@
 import type { TerminalInstance } from '../features/terminal/TerminalInstance'
-import type { SandboxSession } from '../sandbox/SandboxSession'
 import { sandboxError } from '../sandbox/sandboxError'
 import type { SandboxFiles } from '../sandbox/sandboxFiles'
-import type { WorkbenchParts } from '../workbench/WorkbenchLayout'
+import type { Workspace } from '../workbench/Workspace'
 import type { ConsentQueue } from './consent'
 import { CommandError, type CommandHandlers } from './embedHost'
 import type { PanelName, ThemeName } from './protocol'
 
-/** What the commands act on; `parts` is read at each call, since the workbench makes them late. */
+/** What the commands act on: the embedded workbench's workspace and the page around it. */
 export interface EmbedTarget {
-  session: SandboxSession
-  parts(): WorkbenchParts
+  workspace: Workspace
   consent: ConsentQueue
   /** Commands from this parent run without asking. */
   trusted: boolean
@@ -55,16 +53,15 @@ function started(terminal: TerminalInstance): Promise<number> {
 export async function runInTerminal(target: EmbedTarget, command: string, cwd?: string): Promise<number> {
   const agreed = target.trusted || (await target.consent.ask({ command, requester: target.requester }))
   if (!agreed) throw new CommandError('declined', 'the user chose not to run the command')
-  const terminals = need(target.parts().terminals, 'the terminal')
   target.showPanels(including('terminal'))
-  return started(terminals.create({ command, ...(cwd ? { cwd } : {}) }))
+  return started(target.workspace.terminals.create({ command, ...(cwd ? { cwd } : {}) }))
 }
 
 /** The commands a parent page may send, acting on the embedded workbench. */
 export function embedCommands(target: EmbedTarget): CommandHandlers {
   const withFiles = async <T>(call: (files: SandboxFiles) => Promise<T>): Promise<T> => {
     try {
-      return await call(target.session.files)
+      return await call(target.workspace.session.files)
     } catch (err) {
       if (sandboxError(err).kind === 'not-connected') need(undefined, 'the sandbox')
       throw err
@@ -72,7 +69,7 @@ export function embedCommands(target: EmbedTarget): CommandHandlers {
   }
   return {
     openFile: async ({ path }) => {
-      const editor = need(target.parts().editor, 'the editor')
+      const { editor } = target.workspace
       target.showPanels(including('editor'))
       await editor.open(path)
       // The file opened is the active tab (its path is absolute by now).
@@ -99,12 +96,12 @@ export function embedCommands(target: EmbedTarget): CommandHandlers {
     },
     focus: async ({ panel }) => {
       window.focus()
-      const parts = target.parts()
+      const { editor, terminals } = target.workspace
       const rendered = () => new Promise((resolve) => requestAnimationFrame(resolve))
-      if (panel === 'terminal' || (!panel && !parts.editor?.getSnapshot().activeId)) {
+      if (panel === 'terminal' || (!panel && !editor.getSnapshot().activeId)) {
         target.showPanels(including('terminal'))
         await rendered()
-        parts.terminals?.active?.focus()
+        terminals.active?.focus()
       } else if (panel === 'files') {
         target.showPanels(including('files'))
         await rendered()

@@ -1,13 +1,10 @@
 import type { ReactNode } from 'react'
 import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels'
 import { EditorArea } from '../features/editor/EditorArea'
-import type { EditorManager } from '../features/editor/EditorManager'
-import type { TerminalManager } from '../features/terminal/TerminalManager'
 import { TerminalPanel } from '../features/terminal/TerminalPanel'
-import type { FileWatch } from '../sandbox/fileWatch'
-import type { SandboxSession } from '../sandbox/SandboxSession'
 import { browserStorage } from '../ui/browserStorage'
 import { Sidebar } from './Sidebar'
+import type { Workspace } from './Workspace'
 
 /** Which of the workbench's panels are shown. */
 export interface PanelVisibility {
@@ -16,17 +13,9 @@ export interface PanelVisibility {
   terminal: boolean
 }
 
-/** The parts of a workbench that outlive its panels: terminals, the file watch, open files. */
-export interface WorkbenchParts {
-  terminals: TerminalManager | undefined
-  watch: FileWatch | undefined
-  editor: EditorManager | undefined
-}
-
 interface WorkbenchLayoutProps {
-  session: SandboxSession
+  workspace: Workspace
   theme: 'light' | 'dark'
-  parts: WorkbenchParts
   visibility: PanelVisibility
   /** Remembers panel sizes under this key. */
   layoutKey: string
@@ -40,9 +29,8 @@ interface WorkbenchLayoutProps {
 
 /** Explorer | editor above a terminal panel, resizable, sizes remembered per `layoutKey`. */
 export function WorkbenchLayout({
-  session,
+  workspace: { session, terminals, watch, editor },
   theme,
-  parts: { terminals, watch, editor },
   visibility,
   layoutKey,
   showTerminal,
@@ -60,28 +48,28 @@ export function WorkbenchLayout({
   const rows = useDefaultLayout({ id: `layout:${layoutKey}:rows`, panelIds: rowIds, storage: browserStorage })
   return (
     <Group orientation="horizontal" className="workbench-columns" {...columns}>
-      {visibility.explorer && watch && (
+      {visibility.explorer && (
         <>
           <Panel id="explorer" defaultSize="22%" minSize="10%">
             <Sidebar
               session={session}
               explorer={{
                 watch,
-                onOpenFile: (path, options) => void editor?.open(path, options),
+                onOpenFile: (path, options) => void editor.open(path, options),
                 onOpenTerminal: (cwd) => {
                   showTerminal()
-                  terminals?.create({ cwd })
+                  terminals.create({ cwd })
                 },
-                onRenamed: (from, to) => editor?.renamed(from, to),
-                onRemoved: (path) => editor?.removed(path),
-                readOnlyReason: (path) => editor?.readOnlyReason(path),
+                onRenamed: (from, to) => editor.renamed(from, to),
+                onRemoved: (path) => editor.removed(path),
+                readOnlyReason: (path) => editor.readOnlyReason(path),
                 readOnly,
               }}
               layoutKey={layoutKey}
               onAttach={(pid, title) => {
                 // An attached terminal must be seen.
                 showTerminal()
-                terminals?.attach(pid, title)
+                terminals.attach(pid, title)
               }}
             />
           </Panel>
@@ -100,7 +88,7 @@ export function WorkbenchLayout({
           )}
           {visibility.terminal && (
             <Panel id="terminal" defaultSize={visibility.editor ? '45%' : '100%'} minSize="10%">
-              {terminals && <TerminalPanel session={session} manager={terminals} />}
+              <TerminalPanel session={session} manager={terminals} />
             </Panel>
           )}
         </Group>

@@ -1,0 +1,57 @@
+import { EditorManager } from '../features/editor/EditorManager'
+import { LabController } from '../features/lab/LabController'
+import { TerminalManager } from '../features/terminal/TerminalManager'
+import { FileWatch } from '../sandbox/fileWatch'
+import type { SandboxSession } from '../sandbox/SandboxSession'
+import { addressKey } from '../sandbox/sandboxAddress'
+import type { NoticeSink } from '../ui/notifications'
+import { linkLabToEditor } from './linkLabToEditor'
+
+/** How a workspace is made. */
+export interface WorkspaceOptions {
+  theme: 'light' | 'dark'
+  /** Where the editor tells the user what went wrong. */
+  notices: NoticeSink
+  /** With the teaching lab (the full page; an embed shows none). */
+  lab: boolean
+}
+
+/**
+ * Everything the workbench holds for one sandbox's session, beyond its panels: the one file watch,
+ * the terminals, the open files and (on the full page) the lab, made together in the order they
+ * depend on each other and disposed together in the reverse order. React gets it whole.
+ */
+export class Workspace {
+  readonly watch: FileWatch
+  readonly terminals: TerminalManager
+  readonly editor: EditorManager
+  readonly lab: LabController | undefined
+  private readonly unlinkLab: () => void
+
+  constructor(
+    readonly session: SandboxSession,
+    options: WorkspaceOptions,
+  ) {
+    this.watch = new FileWatch(session)
+    this.terminals = new TerminalManager(
+      session,
+      `sandbox-ide:terminals:${addressKey(session.address)}`,
+      options.theme,
+    )
+    this.editor = new EditorManager(session, this.watch, options.notices)
+    this.lab = options.lab ? new LabController(session, this.watch) : undefined
+    this.unlinkLab = this.lab ? linkLabToEditor(this.lab, this.editor) : () => {}
+  }
+
+  setTheme(theme: 'light' | 'dark'): void {
+    this.terminals.setTheme(theme)
+  }
+
+  dispose(): void {
+    this.unlinkLab()
+    this.lab?.dispose()
+    this.editor.dispose()
+    this.terminals.dispose()
+    this.watch.dispose()
+  }
+}

@@ -1,0 +1,23 @@
+import { useEffect } from 'react'
+import type { SandboxSession } from '../sandbox/SandboxSession'
+import { pageNotices } from '../ui/notifications'
+import { useDisposable } from '../ui/useDisposable'
+import { Workspace } from './Workspace'
+
+/**
+ * The workspace of a session, made after the first render and disposed with the component (or
+ * when the session changes); undefined until then, the one place the workbench waits.
+ */
+export function useWorkspace(
+  session: SandboxSession,
+  theme: 'light' | 'dark',
+  { lab }: { lab: boolean },
+): Workspace | undefined {
+  // The theme it starts with; later changes go through setTheme below, not a new workspace.
+  const workspace = useDisposable(
+    () => new Workspace(session, { theme, notices: pageNotices, lab }),
+    [session, lab],
+  )
+  useEffect(() => workspace?.setTheme(theme), [workspace, theme])
+  return workspace
+}
