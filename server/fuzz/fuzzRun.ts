@@ -116,21 +116,28 @@ export async function runFuzz(
   const agent = new Agent({ keepAlive: true, maxSockets: 1 })
   const stats: FuzzStats = { requests: 0, seconds: 0, slowest: { ms: 0, request: '' }, statuses: {} }
   const started = performance.now()
+  /** The last requests, with how long each took: what led to a failure. */
+  const recent: string[] = []
   try {
     await fc.assert(
       fc.asyncProperty(fuzzRequest(t), async (req) => {
         const answer = await exchange(agent, t.port, req, { timeoutMs: answerBoundMs })
+        recent.push(
+          `${answer.ms.toFixed(0).padStart(5)} ms ${answer.status ?? answer.error} ${show(req).slice(0, 160)}`,
+        )
+        if (recent.length > 8) recent.shift()
         stats.requests++
         const key = `${req.target} ${answer.status ?? 'none'}`
         stats.statuses[key] = (stats.statuses[key] ?? 0) + 1
         if (answer.ms > stats.slowest.ms) stats.slowest = { ms: answer.ms, request: show(req) }
         const wrong = judge(req, answer, t, hostSecret)
-        if (wrong) throw new Error(`${wrong}\n  request: ${show(req)}`)
+        if (wrong)
+          throw new Error(`${wrong}\n  request: ${show(req)}\n  the last ones:\n    ${recent.join('\n    ')}`)
         // The same connection (unless the server closed it, as it may after an early answer).
         const after = await exchange(agent, t.port, normalRequest(req, t), { timeoutMs: answerBoundMs })
         if (after.error || (after.status !== 200 && after.status !== 204))
           throw new Error(
-            `the next request after this one failed (${after.error ?? after.status}: ${after.body.toString().slice(0, 200)})\n  request: ${show(req)}`,
+            `the next request after this one failed (${after.error ?? after.status}: ${after.body.toString().slice(0, 200)})\n  request: ${show(req)}\n  the last ones:\n    ${recent.join('\n    ')}`,
           )
       }),
       // A hang costs the bound at every shrinking step: report the first failure as it is.

@@ -18,12 +18,23 @@ export const drainLimitMs = 5_000
 export function settleUnreadBody(req: IncomingMessage, res: ServerResponse): void {
   // HTTP/2 streams are independent: an abandoned one poisons nothing.
   if (req.httpVersionMajor !== 1) return
+  // Taken now: a request that is destroyed lets go of its socket.
+  const socket = req.socket
+  // A handler that destroyed the request (connect-node does, refusing an oversized message)
+  // left the rest of its body in the socket, where no one will read it: the answer says the
+  // connection ends with it, so the client does not send its next request there.
+  const writeHead = res.writeHead
+  res.writeHead = ((...args: Parameters<typeof writeHead>) => {
+    if (req.destroyed && !req.complete) res.setHeader('Connection', 'close')
+    return writeHead.apply(res, args)
+  }) as typeof writeHead
   res.once('finish', () => {
-    if (req.complete || req.destroyed) return
+    if (req.complete) return
+    if (req.destroyed) return void socket.destroy()
     let read = 0
     const close = () => {
       clearTimeout(timer)
-      req.socket.destroy()
+      socket.destroy()
     }
     const timer = setTimeout(close, drainLimitMs)
     timer.unref()
