@@ -13,7 +13,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs'
-import { request } from 'node:http'
+import { Agent, request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gunzipSync, gzipSync } from 'node:zlib'
@@ -80,6 +80,25 @@ describe('GET and POST /files', () => {
       expect(res.headers.get('content-disposition')).toBe('inline; filename="hello.txt"')
       expect(res.headers.get('accept-ranges')).toBe('bytes')
       expect(res.headers.get('last-modified')).toBe(statSync(at('hello.txt')).mtime.toUTCString())
+    })
+
+    it('serves a file of /proc as envd does (Stat says 0 bytes: 200, empty) and keeps the connection', async () => {
+      // It used to send the file's real bytes after Content-Length: 0, which broke the connection.
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+      const once = () =>
+        new Promise<string>((resolve) => {
+          const req = request(filesUrl({ path: '/proc/self/status' }), { agent, headers: rt.auth }, (res) => {
+            const chunks: Buffer[] = []
+            res.on('data', (c: Buffer) => chunks.push(c))
+            res.on('end', () =>
+              resolve(`${res.statusCode} ${res.headers['content-length']} ${Buffer.concat(chunks).length}`),
+            )
+          })
+          req.on('error', (err) => resolve(err.message))
+          req.end()
+        })
+      for (let i = 0; i < 5; i++) expect(await once()).toBe('200 0 0')
+      agent.destroy()
     })
 
     it('picks Content-Type by extension, else sniffs text from binary', async () => {

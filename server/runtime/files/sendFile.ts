@@ -128,7 +128,10 @@ export async function sendFile(req: IncomingMessage, res: ServerResponse, path: 
     if (range === 'whole') {
       res.setHeader('Content-Length', size)
       res.writeHead(200)
-      await pipeline(handle.createReadStream(), res)
+      // Exactly the size Stat gave, as envd (Go's ServeContent): a file of /proc says 0 and has
+      // more; sending it would break the declared length and with it the connection.
+      if (size === 0) res.end()
+      else await pipeline(handle.createReadStream({ start: 0, end: size - 1 }), res)
       return
     }
     res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${size}`)
