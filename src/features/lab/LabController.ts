@@ -49,6 +49,9 @@ export const noLabSnapshot: LabSnapshot = {
   reset: { kind: 'idle' },
 }
 
+/** What the lab needs of a session: its files and processes, and whether it runs. */
+export type LabSession = Pick<SandboxSession, 'files' | 'processes' | 'getSnapshot' | 'subscribe'>
+
 /** Instructions bigger than this are not shown (a lab's text is a few kilobytes). */
 const maxInstructionsBytes = 512 * 1024
 
@@ -70,8 +73,8 @@ export class LabController {
   private disposed = false
 
   constructor(
-    private readonly session: SandboxSession,
-    watch: FileWatch,
+    private readonly session: LabSession,
+    watch: Pick<FileWatch, 'subscribe'>,
   ) {
     this.stopSession = session.subscribe(() => {
       if (!this.loaded) this.reload()
