@@ -11,9 +11,10 @@ export const drainLimitMs = 5_000
  * at 64 KiB, a pipe to a runtime that answered 401): its rest stays in the socket, unread, and
  * the next request on that keep-alive connection waits forever. So once the answer is sent, the
  * rest of the body is read and thrown away, and the connection serves the next request. A client
- * that sends more than 16 MiB, or takes longer than 5 s, has its connection closed instead. (Not
- * `Connection: close` at once: Node then destroys the socket while the client still sends, and
- * the reset can take the answer with it.)
+ * that sends more than 16 MiB, or takes longer than 5 s, has its connection closed instead. Only
+ * a request a handler destroyed gets `Connection: close` (nothing can read its rest): for the
+ * others Node would destroy the socket while the client still sends, and the reset can take the
+ * answer with it.
  */
 export function settleUnreadBody(req: IncomingMessage, res: ServerResponse): void {
   // HTTP/2 streams are independent: an abandoned one poisons nothing.
