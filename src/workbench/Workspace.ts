@@ -1,4 +1,5 @@
 import { EditorManager } from '../features/editor/EditorManager'
+import { guardUnsavedEdits } from '../features/editor/guardUnsavedEdits'
 import { LabController } from '../features/lab/LabController'
 import { TerminalManager } from '../features/terminal/TerminalManager'
 import { FileWatch } from '../sandbox/fileWatch'
@@ -27,6 +28,7 @@ export class Workspace {
   readonly editor: EditorManager
   readonly lab: LabController | undefined
   private readonly unlinkLab: () => void
+  private readonly unguardEdits: () => void
 
   constructor(
     readonly session: SandboxSession,
@@ -38,7 +40,8 @@ export class Workspace {
       `sandbox-ide:terminals:${addressKey(session.address)}`,
       options.theme,
     )
-    this.editor = new EditorManager(session, this.watch, options.notices)
+    this.editor = new EditorManager(session, { watch: this.watch, notices: options.notices })
+    this.unguardEdits = guardUnsavedEdits(this.editor)
     this.lab = options.lab ? new LabController(session, this.watch) : undefined
     this.unlinkLab = this.lab ? linkLabToEditor(this.lab, this.editor) : () => {}
   }
@@ -50,6 +53,7 @@ export class Workspace {
   dispose(): void {
     this.unlinkLab()
     this.lab?.dispose()
+    this.unguardEdits()
     this.editor.dispose()
     this.terminals.dispose()
     this.watch.dispose()

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react'
 import { displayName } from '../../ui/displayName'
-import type { EditorDocument, EditorManager } from './EditorManager'
+import type { EditorManager } from './EditorManager'
+import type { EditorDocument } from './OpenDocument'
 
 /** "Save changes before closing?" for a tab with unsaved changes; Escape cancels. */
 export function ConfirmCloseDialog({

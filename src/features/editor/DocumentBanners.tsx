@@ -1,6 +1,7 @@
 import { displayName } from '../../ui/displayName'
-import type { EditorDocument, EditorManager } from './EditorManager'
+import type { EditorManager } from './EditorManager'
 import { formatSize } from './fileLimits'
+import type { EditorDocument } from './OpenDocument'
 
 /**
  * What the user must know about the open file, above its text: a conflict with the disk (with

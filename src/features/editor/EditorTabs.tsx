@@ -1,6 +1,7 @@
 import type { KeyboardEvent } from 'react'
 import { displayName } from '../../ui/displayName'
-import type { EditorDocument, EditorManager } from './EditorManager'
+import type { EditorManager } from './EditorManager'
+import type { EditorDocument } from './OpenDocument'
 
 /** The id of a document's tab, for aria-controls / aria-labelledby. */
 export const tabId = (doc: { id: string }) => `${doc.id}-tab`

@@ -1,6 +1,7 @@
 import { displayName } from '../../ui/displayName'
-import type { EditorDocument, EditorManager } from './EditorManager'
+import type { EditorManager } from './EditorManager'
 import { downloadOnlyBytes, formatSize } from './fileLimits'
+import type { EditorDocument } from './OpenDocument'
 
 /** In place of the text, for a file that is loading, binary, too big, or could not be opened. */
 export function FileStatusView({ doc, manager }: { doc: EditorDocument; manager: EditorManager }) {

@@ -31,7 +31,7 @@ export interface Rename {
 /** Renames of open files (certain enough to follow) and of folders above them (to verify). */
 export function externalRenames(
   changes: FileChange[],
-  open: OpenFile[],
+  open: readonly OpenFile[],
 ): { files: Rename[]; folders: Rename[] } {
   const files: Rename[] = []
   const folders: Rename[] = []

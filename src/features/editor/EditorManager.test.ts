@@ -1,0 +1,311 @@
+// The editor against fakes of the domain layer: an in-memory disk behind SandboxFiles, a watch
+// the test drives, and plain-text buffers in place of Monaco's models.
+import { describe, expect, it, vi } from 'vitest'
+import type { FileChange, WatchNotice } from '../../sandbox/fileWatch'
+import type { SessionSnapshot } from '../../sandbox/SandboxSession'
+import { SandboxError } from '../../sandbox/sandboxError'
+import { EventType, FileType, fileEntry, type SandboxFiles } from '../../sandbox/sandboxFiles'
+import { EditorManager } from './EditorManager'
+import type { TextBuffer } from './TextBuffer'
+
+/** What the editor uses of a Monaco-backed buffer, over a string. */
+class PlainBuffer {
+  private version = 0
+  private savedVersion = 0
+  private readonly listeners = new Set<() => void>()
+  disposed = false
+
+  constructor(
+    private text: string,
+    public path: string,
+  ) {}
+
+  get dirty(): boolean {
+    return this.version !== this.savedVersion
+  }
+  versionId(): number {
+    return this.version
+  }
+  getText(): string {
+    return this.text
+  }
+  /** The user types. */
+  type(text: string): void {
+    const wasDirty = this.dirty
+    this.text = text
+    this.version++
+    if (!wasDirty) for (const listener of this.listeners) listener()
+  }
+  markSaved(versionId = this.version): void {
+    const wasDirty = this.dirty
+    this.savedVersion = versionId
+    if (wasDirty !== this.dirty) for (const listener of this.listeners) listener()
+  }
+  reload(text: string): void {
+    this.text = text
+    this.version++
+    this.markSaved()
+  }
+  renamed(path: string): void {
+    this.path = path
+  }
+  onDirtyChange(listener: () => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+  dispose(): void {
+    this.disposed = true
+  }
+}
+
+/** A sandbox whose disk is a map of path → text; every write moves the modification time on. */
+function fakeSandbox(initial: Record<string, string | Uint8Array>) {
+  const encoder = new TextEncoder()
+  const disk = new Map<string, { bytes: Uint8Array; mtime: number }>()
+  let clock = 1
+  const put = (path: string, content: string | Uint8Array) =>
+    disk.set(path, { bytes: typeof content === 'string' ? encoder.encode(content) : content, mtime: clock++ })
+  for (const [path, content] of Object.entries(initial)) put(path, content)
+  const entryOf = (path: string) => {
+    const file = disk.get(path)
+    if (file)
+      return fileEntry({
+        path,
+        name: path.slice(path.lastIndexOf('/') + 1),
+        type: FileType.FILE,
+        size: BigInt(file.bytes.length),
+        modifiedSeconds: file.mtime,
+      })
+    if ([...disk.keys()].some((p) => p.startsWith(`${path}/`)))
+      return fileEntry({ path, type: FileType.DIRECTORY })
+    throw new SandboxError('not-found', `path '${path}' does not exist`)
+  }
+  const writes: string[] = []
+  const files = {
+    stat: async (path: string) => entryOf(path),
+    read: async (path: string) => {
+      const file = disk.get(path)
+      if (!file) throw new SandboxError('not-found', `path '${path}' does not exist`)
+      return file.bytes
+    },
+    write: async (path: string, bytes: Uint8Array) => {
+      writes.push(path)
+      put(path, bytes)
+    },
+  } as Pick<SandboxFiles, 'stat' | 'read' | 'write'> as SandboxFiles
+  let state: SessionSnapshot['state'] = { kind: 'running' }
+  const session = { files, getSnapshot: () => ({ state }) as SessionSnapshot }
+  const watchers = new Set<(notice: WatchNotice) => void>()
+  const watch = {
+    subscribe: (listener: (notice: WatchNotice) => void) => {
+      watchers.add(listener)
+      return () => watchers.delete(listener)
+    },
+  }
+  const notices: string[] = []
+  const buffers: PlainBuffer[] = []
+  const editor = new EditorManager(session, {
+    watch,
+    notices: { push: (_kind, text) => notices.push(text) },
+    createBuffer: async (text, path) => {
+      const buffer = new PlainBuffer(text, path)
+      buffers.push(buffer)
+      return buffer as unknown as TextBuffer
+    },
+  })
+  return {
+    editor,
+    notices,
+    writes,
+    buffers,
+    text: (path: string) => new TextDecoder().decode(disk.get(path)?.bytes),
+    /** Someone else changes the disk (a terminal, another program). */
+    put,
+    remove: (path: string) => disk.delete(path),
+    entryOf,
+    notify: (changes: FileChange[]) => {
+      for (const listener of watchers) listener({ kind: 'changes', changes })
+    },
+    stop: () => {
+      state = { kind: 'paused', processesLost: false }
+    },
+  }
+}
+
+const active = (editor: EditorManager) => {
+  const { documents, activeId } = editor.getSnapshot()
+  return documents.find((d) => d.id === activeId)
+}
+const bufferOf = (editor: EditorManager) => active(editor)?.buffer as unknown as PlainBuffer
+
+describe('EditorManager', () => {
+  it('opens a file in a tab that takes the keyboard, once, and shows an open file again instead of twice', async () => {
+    const { editor } = fakeSandbox({ '/home/user/a.py': 'print(1)\n' })
+    await editor.open('/home/user/a.py')
+    expect(active(editor)).toMatchObject({ name: 'a.py', view: 'text', dirty: false, size: 9 })
+    expect(bufferOf(editor).getText()).toBe('print(1)\n')
+    expect(editor.takeFocusRequest()).toBe(true)
+    expect(editor.takeFocusRequest()).toBe(false)
+    await editor.open('/home/user/a.py', { focus: false })
+    expect(editor.getSnapshot().documents).toHaveLength(1)
+    expect(editor.takeFocusRequest()).toBe(false)
+  })
+
+  it('shows binary files, missing files and folders for what they are, and opens a missing one on retry once it exists', async () => {
+    const { editor, put } = fakeSandbox({ '/p/bin': new Uint8Array([0, 1, 2, 0xff]), '/p/dir/x': '' })
+    await editor.open('/p/bin')
+    expect(active(editor)?.view).toBe('binary')
+    await editor.open('/p/dir')
+    expect(active(editor)).toMatchObject({ view: 'error', error: 'it is a folder' })
+    await editor.open('/p/new.txt')
+    expect(active(editor)).toMatchObject({ view: 'error', error: "path '/p/new.txt' does not exist" })
+    put('/p/new.txt', 'hello')
+    await editor.retry(editor.getSnapshot().activeId ?? '')
+    expect(active(editor)?.view).toBe('text')
+  })
+
+  it('saves what was typed, tells who listens, and is clean afterwards', async () => {
+    const sandbox = fakeSandbox({ '/p/a.txt': 'one' })
+    const saved = vi.fn()
+    sandbox.editor.onSaved(saved)
+    await sandbox.editor.open('/p/a.txt')
+    bufferOf(sandbox.editor).type('two')
+    expect(active(sandbox.editor)?.dirty).toBe(true)
+    expect(sandbox.editor.hasUnsaved()).toBe(true)
+    await sandbox.editor.save()
+    expect(sandbox.text('/p/a.txt')).toBe('two')
+    expect(saved).toHaveBeenCalledWith('/p/a.txt')
+    expect(active(sandbox.editor)?.dirty).toBe(false)
+    expect(sandbox.notices).toEqual([])
+  })
+
+  it('refuses to overwrite a change it has not seen: the save becomes a conflict, and Keep mine saves', async () => {
+    const sandbox = fakeSandbox({ '/p/a.txt': 'one' })
+    await sandbox.editor.open('/p/a.txt')
+    bufferOf(sandbox.editor).type('mine')
+    sandbox.put('/p/a.txt', 'theirs')
+    await sandbox.editor.save()
+    expect(sandbox.text('/p/a.txt')).toBe('theirs')
+    expect(active(sandbox.editor)?.conflict).toEqual({ cause: 'save', diskText: 'theirs' })
+    await sandbox.editor.keepMine(active(sandbox.editor)?.id ?? '')
+    expect(sandbox.text('/p/a.txt')).toBe('mine')
+    expect(active(sandbox.editor)).toMatchObject({ conflict: undefined, dirty: false })
+  })
+
+  it('takes a change on disk quietly when clean, and asks when there are unsaved edits', async () => {
+    const sandbox = fakeSandbox({ '/p/a.txt': 'one' })
+    await sandbox.editor.open('/p/a.txt')
+    const id = active(sandbox.editor)?.id ?? ''
+    sandbox.put('/p/a.txt', 'two')
+    sandbox.notify([{ type: EventType.WRITE, path: '/p/a.txt' }])
+    await vi.waitFor(() => expect(bufferOf(sandbox.editor).getText()).toBe('two'))
+    expect(active(sandbox.editor)?.dirty).toBe(false)
+
+    bufferOf(sandbox.editor).type('mine')
+    sandbox.put('/p/a.txt', 'three')
+    sandbox.notify([{ type: EventType.WRITE, path: '/p/a.txt' }])
+    await vi.waitFor(() =>
+      expect(active(sandbox.editor)?.conflict).toEqual({ cause: 'changed', diskText: 'three' }),
+    )
+    expect(bufferOf(sandbox.editor).getText()).toBe('mine')
+    await sandbox.editor.loadDiskVersion(id)
+    expect(bufferOf(sandbox.editor).getText()).toBe('three')
+    expect(active(sandbox.editor)).toMatchObject({ conflict: undefined, dirty: false })
+  })
+
+  it('sees a file written again with the same bytes as no change at all', async () => {
+    const sandbox = fakeSandbox({ '/p/a.txt': 'same' })
+    await sandbox.editor.open('/p/a.txt')
+    bufferOf(sandbox.editor).type('edited')
+    sandbox.put('/p/a.txt', 'same')
+    sandbox.notify([{ type: EventType.WRITE, path: '/p/a.txt' }])
+    await sandbox.editor.save()
+    expect(sandbox.text('/p/a.txt')).toBe('edited')
+    expect(active(sandbox.editor)?.conflict).toBeUndefined()
+  })
+
+  it('follows a rename made in a terminal, and keeps unsaved text of a file deleted on disk', async () => {
+    const sandbox = fakeSandbox({ '/p/a.txt': 'one', '/p/b.txt': 'bee' })
+    await sandbox.editor.open('/p/a.txt')
+    await sandbox.editor.open('/p/b.txt')
+    const before = sandbox.entryOf('/p/a.txt')
+    sandbox.put('/p/moved.txt', 'one')
+    const moved = sandbox.entryOf('/p/moved.txt')
+    moved.modifiedTime = before.modifiedTime
+    sandbox.remove('/p/a.txt')
+    sandbox.notify([
+      { type: EventType.RENAME, path: '/p/a.txt' },
+      { type: EventType.CREATE, path: '/p/moved.txt', entry: moved },
+    ])
+    expect(sandbox.editor.getSnapshot().documents.map((d) => d.path)).toEqual(['/p/moved.txt', '/p/b.txt'])
+
+    bufferOf(sandbox.editor).type('unsaved')
+    sandbox.remove('/p/b.txt')
+    sandbox.notify([{ type: EventType.REMOVE, path: '/p/b.txt' }])
+    await vi.waitFor(() => expect(active(sandbox.editor)?.deletedOnDisk).toBe(true))
+    expect(bufferOf(sandbox.editor).getText()).toBe('unsaved')
+  })
+
+  it('closes clean tabs under a folder the explorer deleted, and keeps dirty ones marked deleted', async () => {
+    const sandbox = fakeSandbox({ '/p/d/clean.txt': 'c', '/p/d/dirty.txt': 'd', '/p/keep.txt': 'k' })
+    await sandbox.editor.open('/p/d/clean.txt')
+    const cleanBuffer = bufferOf(sandbox.editor)
+    await sandbox.editor.open('/p/d/dirty.txt')
+    bufferOf(sandbox.editor).type('edited')
+    await sandbox.editor.open('/p/keep.txt')
+    sandbox.editor.removed('/p/d')
+    const documents = sandbox.editor.getSnapshot().documents
+    expect(documents.map((d) => [d.path, d.deletedOnDisk])).toEqual([
+      ['/p/d/dirty.txt', true],
+      ['/p/keep.txt', false],
+    ])
+    expect(cleanBuffer.disposed).toBe(true)
+  })
+
+  it('asks before closing unsaved work, and does what the answer says', async () => {
+    const sandbox = fakeSandbox({ '/p/a.txt': 'one', '/p/b.txt': 'two' })
+    await sandbox.editor.open('/p/a.txt')
+    await sandbox.editor.open('/p/b.txt')
+    bufferOf(sandbox.editor).type('edited')
+    sandbox.editor.requestClose()
+    expect(sandbox.editor.getSnapshot().closing).toBe(active(sandbox.editor)?.id)
+    await sandbox.editor.answerClose('cancel')
+    expect(sandbox.editor.getSnapshot().documents).toHaveLength(2)
+    sandbox.editor.requestClose()
+    await sandbox.editor.answerClose('save')
+    expect(sandbox.text('/p/b.txt')).toBe('edited')
+    expect(sandbox.editor.getSnapshot().documents.map((d) => d.path)).toEqual(['/p/a.txt'])
+  })
+
+  it('saves nothing while the sandbox is stopped or the file is read-only, and says why', async () => {
+    const sandbox = fakeSandbox({ '/p/tests/t.py': 'assert True', '/p/a.txt': 'a' })
+    const lift = sandbox.editor.addReadOnlyRule((path) =>
+      path.includes('/tests/') ? 'the lab protects it' : undefined,
+    )
+    await sandbox.editor.open('/p/tests/t.py')
+    expect(active(sandbox.editor)?.readOnly).toBe('the lab protects it')
+    bufferOf(sandbox.editor).type('assert False')
+    await sandbox.editor.save()
+    lift()
+    expect(active(sandbox.editor)?.readOnly).toBeUndefined()
+    sandbox.stop()
+    await sandbox.editor.save()
+    expect(sandbox.writes).toEqual([])
+    expect(sandbox.notices).toEqual([
+      '/p/tests/t.py was not saved: the lab protects it',
+      '/p/tests/t.py was not saved: the sandbox is not running, so the editor is read-only',
+    ])
+  })
+
+  it('cycles through tabs and shows the neighbour of a closed one', async () => {
+    const { editor } = fakeSandbox({ '/a': '1', '/b': '2', '/c': '3' })
+    for (const path of ['/a', '/b', '/c']) await editor.open(path)
+    editor.cycle(1)
+    expect(active(editor)?.path).toBe('/a')
+    editor.cycle(-1)
+    expect(active(editor)?.path).toBe('/c')
+    editor.cycle(-1)
+    editor.requestClose()
+    expect(active(editor)?.path).toBe('/c')
+  })
+})
