@@ -12,6 +12,7 @@ import { Terminal } from '@xterm/xterm'
 import { runtimeTransport } from '../../src/api/runtimeTransport'
 import { signInFromAddress } from '../../src/app/signIn'
 import { TerminalInstance } from '../../src/features/terminal/TerminalInstance'
+import { useTerminalSettings } from '../../src/features/terminal/terminalSettings'
 import { Process, ProcessSelectorSchema, Signal } from '../../src/gen/process_pb'
 import { OutputWriter } from '../../src/sandbox/outputWriter'
 import { SandboxSession } from '../../src/sandbox/SandboxSession'
@@ -201,6 +202,7 @@ const bench = {
       current,
       { id: `bench-${nextId}`, tag: `bench-terminal:${nextId}`, title: `Bench ${nextId}` },
       { theme: 'dark' },
+      useTerminalSettings,
     )
     const probe = new Probe()
     const term = instance.term

@@ -30,10 +30,14 @@ export interface NoticeSink {
 export const pageNotices: NoticeSink = { push: (kind, text) => useNotices.getState().push(kind, text) }
 
 /** Runs an action and shows its error, with the server's message, instead of swallowing it. */
-export async function reportErrors(what: string, action: () => Promise<unknown>): Promise<void> {
+export async function reportErrors(
+  what: string,
+  action: () => Promise<unknown>,
+  notices: NoticeSink = pageNotices,
+): Promise<void> {
   try {
     await action()
   } catch (err) {
-    useNotices.getState().push('error', `${what}: ${err instanceof Error ? err.message : String(err)}`)
+    notices.push('error', `${what}: ${err instanceof Error ? err.message : String(err)}`)
   }
 }

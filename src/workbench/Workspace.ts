@@ -1,10 +1,15 @@
 import { EditorManager } from '../features/editor/EditorManager'
 import { guardUnsavedEdits } from '../features/editor/guardUnsavedEdits'
 import { LabController } from '../features/lab/LabController'
+import { keepScreensOnLeave } from '../features/terminal/keepScreensOnLeave'
+import { TerminalInstance } from '../features/terminal/TerminalInstance'
 import { TerminalManager } from '../features/terminal/TerminalManager'
+import { TerminalMemory } from '../features/terminal/terminalMemory'
+import { useTerminalSettings } from '../features/terminal/terminalSettings'
 import { FileWatch } from '../sandbox/fileWatch'
 import type { SandboxSession } from '../sandbox/SandboxSession'
 import { addressKey } from '../sandbox/sandboxAddress'
+import { browserStorage } from '../ui/browserStorage'
 import type { NoticeSink } from '../ui/notifications'
 import { linkLabToEditor } from './linkLabToEditor'
 
@@ -29,17 +34,21 @@ export class Workspace {
   readonly lab: LabController | undefined
   private readonly unlinkLab: () => void
   private readonly unguardEdits: () => void
+  private readonly unguardTerminals: () => void
 
   constructor(
     readonly session: SandboxSession,
     options: WorkspaceOptions,
   ) {
     this.watch = new FileWatch(session)
-    this.terminals = new TerminalManager(
-      session,
-      `sandbox-ide:terminals:${addressKey(session.address)}`,
-      options.theme,
-    )
+    this.terminals = new TerminalManager(session, {
+      openTerminal: (record, terminalOptions) =>
+        new TerminalInstance(session, record, terminalOptions, useTerminalSettings),
+      memory: new TerminalMemory(browserStorage, `sandbox-ide:terminals:${addressKey(session.address)}`),
+      theme: options.theme,
+      notices: options.notices,
+    })
+    this.unguardTerminals = keepScreensOnLeave(this.terminals)
     this.editor = new EditorManager(session, { watch: this.watch, notices: options.notices })
     this.unguardEdits = guardUnsavedEdits(this.editor)
     this.lab = options.lab ? new LabController(session, this.watch) : undefined
@@ -55,6 +64,7 @@ export class Workspace {
     this.lab?.dispose()
     this.unguardEdits()
     this.editor.dispose()
+    this.unguardTerminals()
     this.terminals.dispose()
     this.watch.dispose()
   }

@@ -102,7 +102,7 @@ describe('explorerActions', () => {
     expect(actions.changeable(`${home}/lab.md`)).toBe(false)
     expect(told).toEqual(['lab.md is part of the lab'])
     await actions.remove(`${home}/lab.md`)
-    expect(lastError()).toBe('Deleting failed: lab.md is part of the lab')
+    expect(told).toEqual(['lab.md is part of the lab', 'Deleting failed: lab.md is part of the lab'])
     expect(entries.has(`${home}/lab.md`)).toBe(true)
   })
 })

@@ -24,6 +24,7 @@ export function explorerActions(
   },
   notices: NoticeSink = pageNotices,
 ) {
+  const report = (what: string, action: () => Promise<unknown>) => reportErrors(what, action, notices)
   const assertChangeable = (...paths: string[]) => {
     for (const path of paths) {
       const reason = callbacks.readOnlyReason?.(path)
@@ -39,7 +40,7 @@ export function explorerActions(
       return !reason
     },
     newFile: (dir: string, name: string) =>
-      reportErrors('Creating the file failed', async () => {
+      report('Creating the file failed', async () => {
         const path = childPath(dir, name)
         assertChangeable(path)
         if (await files.find(path)) throw new Error(`${path} already exists`)
@@ -47,7 +48,7 @@ export function explorerActions(
         await refresh(path)
       }),
     newFolder: (dir: string, name: string) =>
-      reportErrors('Creating the folder failed', async () => {
+      report('Creating the folder failed', async () => {
         const path = childPath(dir, name)
         assertChangeable(path)
         const entry = await files.makeDir(path)
@@ -55,7 +56,7 @@ export function explorerActions(
       }),
     /** Renames in place (a new name) or moves (a new folder); open editors follow. */
     move: (from: string, to: string) =>
-      reportErrors('Moving failed', async () => {
+      report('Moving failed', async () => {
         if (from === to || to.startsWith(`${from}/`)) throw new Error(`cannot move ${from} into itself`)
         assertChangeable(from, to)
         const entry = await files.move(from, to)
@@ -64,17 +65,17 @@ export function explorerActions(
         callbacks.renamed(from, to)
       }),
     remove: (path: string) =>
-      reportErrors('Deleting failed', async () => {
+      report('Deleting failed', async () => {
         assertChangeable(path)
         await files.remove(path)
         tree.remove(path)
         callbacks.removed(path)
       }),
     download: (path: string) =>
-      reportErrors('Downloading failed', async () => saveToComputer(await files.read(path), baseName(path))),
+      report('Downloading failed', async () => saveToComputer(await files.read(path), baseName(path))),
     /** A folder comes down as a .tar.gz made in the sandbox, then removed there. */
     downloadFolder: (path: string) =>
-      reportErrors('Downloading the folder failed', async () => {
+      report('Downloading the folder failed', async () => {
         const archive = `/tmp/.ide-download-${crypto.randomUUID()}.tar.gz`
         const tar = await processes.run('tar', {
           args: ['-czf', archive, '-C', parentOf(path), '--', baseName(path)],
@@ -86,8 +87,7 @@ export function explorerActions(
           await files.remove(archive)
         }
       }),
-    copyPath: (path: string) =>
-      reportErrors('Copying the path failed', () => navigator.clipboard.writeText(path)),
+    copyPath: (path: string) => report('Copying the path failed', () => navigator.clipboard.writeText(path)),
   }
 }
 

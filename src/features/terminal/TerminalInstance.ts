@@ -9,7 +9,7 @@ import { holdShellKeysInFullscreen } from './holdShellKeysInFullscreen'
 import { TerminalTextMirror } from './TerminalTextMirror'
 import { TerminalAddons } from './terminalAddons'
 import { TerminalClipboard } from './terminalClipboard'
-import { useTerminalSettings } from './terminalSettings'
+import type { TerminalSettingsSource } from './terminalSettings'
 import { terminalThemes } from './terminalThemes'
 
 const encoder = new TextEncoder()
@@ -74,6 +74,7 @@ export class TerminalInstance {
     private readonly session: SandboxSession,
     readonly record: TerminalRecord,
     private readonly options: TerminalInstanceOptions,
+    settings: TerminalSettingsSource,
   ) {
     this.element.className = 'terminal-screen'
     this.term = new Terminal({
@@ -85,16 +86,16 @@ export class TerminalInstance {
       scrollback: 10_000,
       allowProposedApi: true,
       theme: terminalThemes[options.theme],
-      screenReaderMode: useTerminalSettings.getState().screenReaderMode,
+      screenReaderMode: settings.getState().screenReaderMode,
     })
     this.term.loadAddon(this.fit)
     this.term.loadAddon(this.serializer)
     this.term.open(this.element)
     this.term.textarea?.setAttribute('aria-label', `${record.title} input: Escape then Tab moves focus out`)
     this.addons = new TerminalAddons(this.term, this.element)
-    this.clipboard = new TerminalClipboard(this.term, this.element)
+    this.clipboard = new TerminalClipboard(this.term, this.element, () => settings.getState().copyOnSelect)
     this.mirror = TerminalTextMirror.forTests(this.term, this.element)
-    this.unsubscribeSettings = useTerminalSettings.subscribe((s) => {
+    this.unsubscribeSettings = settings.subscribe((s) => {
       this.term.options.screenReaderMode = s.screenReaderMode
     })
     this.bindKeys()

@@ -1,9 +1,9 @@
 import { Subscribers } from '../../common/Subscribers'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import type { TerminalStatus } from '../../sandbox/TerminalConnection'
-import { browserStorage } from '../../ui/browserStorage'
-import { reportErrors } from '../../ui/notifications'
-import { TerminalInstance, type TerminalRecord } from './TerminalInstance'
+import { type NoticeSink, pageNotices, reportErrors } from '../../ui/notifications'
+import type { TerminalInstance, TerminalInstanceOptions, TerminalRecord } from './TerminalInstance'
+import type { TerminalLayout, TerminalMemory } from './terminalMemory'
 
 type ExitedStatus = Extract<TerminalStatus, { kind: 'exited' }>
 
@@ -18,23 +18,20 @@ export interface TerminalsSnapshot {
   activeTabId: string | undefined
 }
 
-/** What survives a reload: which terminals existed, their tabs, and their screens. */
-interface Stored {
-  records: TerminalRecord[]
-  tabs: string[][]
-  activeTabId?: string
-  screens: Record<string, string>
-}
-
 /** Most terminals side by side in one tab. */
 const maxPanes = 3
 
-function load(key: string): Stored | undefined {
-  try {
-    return JSON.parse(browserStorage.getItem(key) ?? 'null') ?? undefined
-  } catch {
-    return undefined
-  }
+/** What the terminals use of a session: its processes, and whether it runs. */
+export type TerminalSession = Pick<SandboxSession, 'processes' | 'getSnapshot' | 'subscribe'>
+
+/** Makes the terminal for a record (xterm and its connection; a fake in tests). */
+export type TerminalFactory = (record: TerminalRecord, options: TerminalInstanceOptions) => TerminalInstance
+
+export interface TerminalManagerOptions {
+  openTerminal: TerminalFactory
+  memory: TerminalMemory
+  theme: 'light' | 'dark'
+  notices?: NoticeSink
 }
 
 /**
@@ -52,17 +49,20 @@ export class TerminalManager {
   private theme: 'light' | 'dark'
   private restored = false
   private readonly unsubscribe: () => void
-  private readonly saveOnLeave = () => this.save(true)
   private readonly exitListeners = new Set<(terminal: TerminalInstance, status: ExitedStatus) => void>()
+  private readonly openTerminal: TerminalFactory
+  private readonly memory: TerminalMemory
+  private readonly notices: NoticeSink
 
   constructor(
-    private readonly session: SandboxSession,
-    private readonly storageKey: string,
-    theme: 'light' | 'dark',
+    private readonly session: TerminalSession,
+    { openTerminal, memory, theme, notices = pageNotices }: TerminalManagerOptions,
   ) {
+    this.openTerminal = openTerminal
+    this.memory = memory
     this.theme = theme
+    this.notices = notices
     this.unsubscribe = session.subscribe(() => this.onSessionChange())
-    window.addEventListener('pagehide', this.saveOnLeave)
     this.onSessionChange()
   }
 
@@ -121,7 +121,11 @@ export class TerminalManager {
     if (instance.record.tag && pid !== undefined) {
       // Interactive bash ignores SIGTERM, and SendSignal offers nothing gentler: end it for good
       // (a shell that is gone already is what was wanted).
-      void reportErrors('Ending the shell failed', () => this.session.processes.signal(pid, 'SIGKILL'))
+      void reportErrors(
+        'Ending the shell failed',
+        () => this.session.processes.signal(pid, 'SIGKILL'),
+        this.notices,
+      )
     }
     instance.dispose()
     this.instances.delete(id)
@@ -158,10 +162,14 @@ export class TerminalManager {
     for (const t of this.instances.values()) t.setTheme(theme)
   }
 
+  /** Keeps the layout and every screen for the next visit (the page is going). */
+  keepScreens(): void {
+    if (this.restored) this.memory.keep(this.layout(), (id) => this.instances.get(id)?.serialize())
+  }
+
   /** Keeps screens for a reload, and lets go of every terminal (their processes keep running). */
   dispose(): void {
-    this.save(true)
-    window.removeEventListener('pagehide', this.saveOnLeave)
+    this.keepScreens()
     this.unsubscribe()
     for (const t of this.instances.values()) t.dispose()
     this.instances.clear()
@@ -172,7 +180,7 @@ export class TerminalManager {
     record: TerminalRecord,
     options: { existingPid?: number; snapshot?: string; cwd?: string },
   ): TerminalInstance {
-    const instance = new TerminalInstance(this.session, record, { theme: this.theme, ...options })
+    const instance = this.openTerminal(record, { theme: this.theme, ...options })
     instance.setInputEnabled(this.session.getSnapshot().state.kind === 'running')
     let ended = false
     instance.subscribe(() => {
@@ -207,7 +215,7 @@ export class TerminalManager {
 
   /** Finds the terminals of the last visit again (tags with List), or opens a first one. */
   private async restore(): Promise<void> {
-    const stored = load(this.storageKey)
+    const stored = this.memory.recall()
     let running: { pid: number; tag?: string }[] = []
     if (stored) {
       try {
@@ -239,31 +247,17 @@ export class TerminalManager {
         panes: t.paneIds.map((p) => this.instances.get(p)).filter((p): p is TerminalInstance => !!p),
       })),
     }
-    this.save(false)
+    if (this.restored) this.memory.keep(this.layout())
     this.subscribers.notify()
   }
 
-  private save(withScreens: boolean): void {
-    if (!this.restored) return
-    const previous = load(this.storageKey)
-    const records = [...this.instances.values()].filter((t) => t.record.tag).map((t) => t.record)
-    const screens: Record<string, string> = {}
-    for (const record of records) {
-      const instance = this.instances.get(record.id)
-      const screen = withScreens ? instance?.serialize() : previous?.screens[record.id]
-      if (screen) screens[record.id] = screen
-    }
-    const stored: Stored = {
-      records,
-      tabs: this.tabs.map((t) => t.paneIds.filter((p) => this.instances.get(p)?.record.tag)),
+  /** The terminals a reload can find again (those it started, by tag), as laid out now. */
+  private layout(): TerminalLayout {
+    const tagged = (id: string) => !!this.instances.get(id)?.record.tag
+    return {
+      records: [...this.instances.values()].filter((t) => t.record.tag).map((t) => t.record),
+      tabs: this.tabs.map((t) => t.paneIds.filter(tagged)),
       ...(this.activeTabId ? { activeTabId: this.activeTabId } : {}),
-      screens,
-    }
-    try {
-      browserStorage.setItem(this.storageKey, JSON.stringify(stored))
-    } catch {
-      // Over the storage quota: keep the terminals, drop the screens.
-      browserStorage.setItem(this.storageKey, JSON.stringify({ ...stored, screens: {} }))
     }
   }
 }

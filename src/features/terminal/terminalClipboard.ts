@@ -1,6 +1,5 @@
 import type { Terminal } from '@xterm/xterm'
 import { reportErrors, useNotices } from '../../ui/notifications'
-import { useTerminalSettings } from './terminalSettings'
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform)
 
@@ -64,6 +63,8 @@ export class TerminalClipboard {
   constructor(
     private readonly term: Terminal,
     private readonly element: HTMLElement,
+    /** Whether a mouse selection is copied as soon as it is made (a user setting). */
+    private readonly copyOnSelect: () => boolean,
   ) {
     // Right-click pastes here, so it must not also select the word under the mouse (macOS default).
     term.options.rightClickSelectsWord = false
@@ -153,6 +154,6 @@ export class TerminalClipboard {
     // Runs on window, after xterm's own mouseup on the document has settled the selection.
     if (!this.selecting) return
     this.selecting = false
-    if (useTerminalSettings.getState().copyOnSelect) this.copySelection()
+    if (this.copyOnSelect()) this.copySelection()
   }
 }

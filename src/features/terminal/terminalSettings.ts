@@ -27,3 +27,6 @@ export const useTerminalSettings = create<TerminalSettings>()(
     },
   ),
 )
+
+/** Where a terminal reads the options from and hears of changes to them. */
+export type TerminalSettingsSource = Pick<typeof useTerminalSettings, 'getState' | 'subscribe'>
