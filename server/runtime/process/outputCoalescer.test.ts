@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest'
+import { OutputCoalescer } from './outputCoalescer'
+import type { OutputKind } from './outputLog'
+
+/** A coalescer on a hand-turned clock, whose pending flush the test fires itself. */
+function setup(gatherBytes = 100) {
+  const published: [OutputKind, string][] = []
+  let time = 1000
+  let timer: { ms: number; fire: () => void; cancelled: boolean } | undefined
+  const coalescer = new OutputCoalescer({
+    publish: (kind, data) => published.push([kind, Buffer.from(data).toString()]),
+    gatherBytes: () => gatherBytes,
+    now: () => time,
+    later: (ms, fire) => {
+      const scheduled = { ms, fire, cancelled: false }
+      timer = scheduled
+      return () => {
+        scheduled.cancelled = true
+      }
+    },
+  })
+  const read = (kind: OutputKind, text: string) => coalescer.collect(kind, Buffer.from(text))
+  return {
+    coalescer,
+    published,
+    read,
+    later: (ms: number) => {
+      time += ms
+    },
+    get timer() {
+      return timer
+    },
+  }
+}
+
+describe('OutputCoalescer', () => {
+  it('sends a lone read at once', () => {
+    const t = setup()
+    t.read('pty', 'a')
+    expect(t.published).toEqual([['pty', 'a']])
+    expect(t.timer).toBeUndefined()
+  })
+
+  it('sends reads that come far apart each on its own', () => {
+    const t = setup()
+    t.read('pty', 'a')
+    t.later(5)
+    t.read('pty', 'b')
+    expect(t.published).toEqual([
+      ['pty', 'a'],
+      ['pty', 'b'],
+    ])
+  })
+
+  it('gathers reads that follow others closely, for 2 ms', () => {
+    const t = setup()
+    t.read('stdout', 'a')
+    t.later(4)
+    t.read('stdout', 'b')
+    t.later(1)
+    t.read('stdout', 'c')
+    expect(t.published).toEqual([['stdout', 'a']])
+    expect(t.timer?.ms).toBe(2)
+    t.timer?.fire()
+    expect(t.published).toEqual([
+      ['stdout', 'a'],
+      ['stdout', 'bc'],
+    ])
+  })
+
+  it('sends what it gathered once it fills the largest event, and drops the timer', () => {
+    const t = setup(4)
+    t.read('pty', 'a')
+    t.read('pty', 'bc')
+    expect(t.published).toEqual([['pty', 'a']])
+    t.read('pty', 'de')
+    expect(t.published).toEqual([
+      ['pty', 'a'],
+      ['pty', 'bcde'],
+    ])
+    expect(t.timer?.cancelled).toBe(true)
+  })
+
+  it('keeps order across stdout and stderr', () => {
+    const t = setup()
+    t.read('stdout', 'a')
+    t.read('stdout', 'b')
+    t.read('stderr', 'c')
+    t.read('stdout', 'd')
+    t.coalescer.flush()
+    expect(t.published).toEqual([
+      ['stdout', 'a'],
+      ['stdout', 'b'],
+      ['stderr', 'c'],
+      ['stdout', 'd'],
+    ])
+  })
+
+  it('flushes on demand, and only what is pending', () => {
+    const t = setup()
+    t.coalescer.flush()
+    expect(t.published).toEqual([])
+    t.read('pty', 'a')
+    t.read('pty', 'b')
+    t.coalescer.flush()
+    t.coalescer.flush()
+    expect(t.published).toEqual([
+      ['pty', 'a'],
+      ['pty', 'b'],
+    ])
+    expect(t.timer?.cancelled).toBe(true)
+  })
+})
