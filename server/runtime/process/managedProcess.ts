@@ -67,6 +67,8 @@ export class ManagedProcess {
   private flushedTo = 0
   /** Set once the process ended and all its output was delivered. */
   status: ExitStatus | undefined
+  /** Killed because its lifetime (Connect-Timeout-Ms on Start) ran out. */
+  outlivedLifetime = false
 
   constructor(
     readonly io: ProcessIO,
@@ -96,7 +98,11 @@ export class ManagedProcess {
       onEnded(this)
     })
     // Connect-Timeout-Ms on Start is the process's lifetime, as in envd.
-    if (lifetimeMs !== undefined) this.lifetime = setTimeout(() => this.signal('SIGKILL'), lifetimeMs)
+    if (lifetimeMs !== undefined)
+      this.lifetime = setTimeout(() => {
+        this.outlivedLifetime = true
+        this.signal('SIGKILL')
+      }, lifetimeMs)
   }
 
   get pid(): number {

@@ -1,5 +1,5 @@
 import { create } from '@bufbuild/protobuf'
-import type { HandlerContext, ServiceImpl } from '@connectrpc/connect'
+import { Code, ConnectError, type HandlerContext, type ServiceImpl } from '@connectrpc/connect'
 import {
   outputFlushHeader,
   outputStreamHeader,
@@ -112,6 +112,9 @@ export function processService(rt: RuntimeContext): {
       table.add(process)
       // Subscribed before any output can arrive, so Start never misses a byte.
       yield* eventStream(process.pid, subscribeStream(process, ctx, acked), ctx)
+      // The lifetime's kill can deliver the end before the call's own deadline fires: the
+      // stream ends the same way either way, as envd's (the process dies of its context).
+      if (process.outlivedLifetime) throw new ConnectError('the operation timed out', Code.DeadlineExceeded)
     },
 
     async *connect(req, ctx) {
