@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, linkSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import {
   FileNotFoundError,
@@ -134,6 +134,7 @@ describe('the official e2b SDK against the runtime: files', () => {
       expect(summary).toContain('create new')
       expect(summary).toContain('create new/deeper')
       expect(summary).toContain('create new/deeper/file.txt')
+      expect(summary).toContain('write new/deeper/file.txt')
       expect(summary).toContain('rename new/deeper/file.txt')
       expect(summary).toContain('create new/deeper/renamed.txt')
       expect(summary.every((line) => !line.includes('.e2b-upload-'))).toBe(true)
@@ -145,6 +146,30 @@ describe('the official e2b SDK against the runtime: files', () => {
     } finally {
       await handle.stop()
     }
+  })
+
+  it('writes an upload in place: the same inode, hard links see it, watchers see WRITE', async () => {
+    await sbx.files.write('inplace/a.txt', 'first')
+    linkSync(at('inplace', 'a.txt'), at('inplace', 'link.txt'))
+    const inode = statSync(at('inplace', 'a.txt')).ino
+    const events: SdkFilesystemEvent[] = []
+    const handle = await sbx.files.watchDir('inplace', (e) => void events.push(e), { timeoutMs: 0 })
+    try {
+      await sbx.files.write('inplace/a.txt', 'second, longer')
+      await vi.waitFor(() => expect(events.map((e) => `${e.type} ${e.name}`)).toContain('write a.txt'), {
+        timeout: 10_000,
+        interval: 20,
+      })
+      // The same file changed (envd's chown after the write adds CHMOD): nothing made or removed.
+      const kinds = new Set(events.map((e) => e.type))
+      expect(
+        [...kinds].filter((k) => k !== FilesystemEventType.WRITE && k !== FilesystemEventType.CHMOD),
+      ).toEqual([])
+    } finally {
+      await handle.stop()
+    }
+    expect(statSync(at('inplace', 'a.txt')).ino).toBe(inode)
+    expect(readFileSync(at('inplace', 'link.txt'), 'utf8')).toBe('second, longer')
   })
 
   it('produces signatures the runtime accepts, identical to ours', async () => {

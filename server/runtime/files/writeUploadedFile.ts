@@ -1,5 +1,5 @@
 import { constants } from 'node:fs'
-import { chmod, lstat, open, readlink, realpath, rename, stat, unlink } from 'node:fs/promises'
+import { chmod, copyFile, lstat, open, readlink, realpath, stat, unlink } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -44,11 +44,13 @@ async function existingMode(path: string): Promise<number | undefined> {
 
 /**
  * Streams `source` into `path` for `user`, as envd's upload does: missing parents are created
- * (0755, owned by the user), an existing file keeps its mode, the file is owned by the user
- * and gets exactly `metadata`. Unlike envd's in-place O_TRUNC write, the data goes to a
- * temporary file beside the target that is renamed over it only when complete, so a failed or
- * aborted upload never leaves a truncated file. (That replaces the inode: hard links to the old
- * file keep the old content, and other xattrs or ACLs on it are not carried over.)
+ * (0755, owned by the user), the file is written in place (the same inode, so hard links see the
+ * new content and watchers see WRITE, as with envd's O_TRUNC write), an existing file keeps its
+ * mode, and the file is owned by the user and gets exactly `metadata`. The body is received into
+ * a hidden temporary file beside the target first and copied in only once complete, so a
+ * request that fails or is cut off half-way never leaves a truncated file (envd would). A
+ * failure of the copy itself (a full disk) can, as with envd. The copy needs the upload's size
+ * twice on disk for a moment.
  */
 export async function writeUploadedFile(
   source: Readable,
@@ -70,12 +72,19 @@ export async function writeUploadedFile(
     temp = join(dir, uploadTempName())
     const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o666)
     await pipeline(source, handle.createWriteStream())
-    await chownToUser(temp, user)
-    // After chown, which clears setuid bits, and unmasked, so the old mode comes back exactly.
+    // copyFile opens the target with O_TRUNC (never a new inode) and gives it the temp's mode.
     if (mode !== undefined) await chmod(temp, mode)
-    await writeMetadata(temp, metadata)
-    await rename(temp, target)
-    temp = undefined
+    try {
+      await copyFile(temp, target)
+    } catch (err) {
+      // A file this upload created and could not fill goes; an old one keeps what was copied.
+      if (mode === undefined) await unlink(target).catch(() => {})
+      throw err
+    }
+    await chownToUser(target, user)
+    // After chown, which clears setuid bits, and unmasked, so the old mode comes back exactly.
+    if (mode !== undefined) await chmod(target, mode)
+    await writeMetadata(target, metadata)
   } catch (err) {
     source.resume()
     throw await writeFailure(err, dir, 'error writing file')

@@ -1,4 +1,4 @@
-import { getAttributeSync, listAttributesSync, setAttribute } from 'fs-xattr'
+import { getAttributeSync, listAttributesSync, removeAttribute, setAttribute } from 'fs-xattr'
 
 /** Metadata lives in extended attributes under this prefix (envd ≥ 0.6.2). */
 export const metadataXattrPrefix = 'user.e2b.'
@@ -29,8 +29,20 @@ export function readMetadata(path: string): Record<string, string> {
   return metadata
 }
 
-/** Stores each key as `user.e2b.<key>` on a file that has no metadata yet (a fresh upload). */
+/**
+ * Makes `metadata` the file's metadata, as envd's upload does: each key is stored as
+ * `user.e2b.<key>`, and earlier `user.e2b.*` attributes not in it are removed (other xattrs stay).
+ */
 export async function writeMetadata(path: string, metadata: Record<string, string>): Promise<void> {
+  let names: string[] = []
+  try {
+    names = listAttributesSync(path)
+  } catch {}
+  for (const name of names) {
+    const key = name.slice(metadataXattrPrefix.length)
+    if (name.startsWith(metadataXattrPrefix) && !Object.hasOwn(metadata, key))
+      await removeAttribute(path, name)
+  }
   for (const [key, value] of Object.entries(metadata)) {
     await setAttribute(path, metadataXattrPrefix + key, value)
   }

@@ -427,6 +427,8 @@ export class TreeWatcher {
       if (!prev || !sameObject(prev, cur)) {
         if (prev && isDir(prev)) this.dropTree(path)
         if (report) out.push({ name: this.rel(path), type: EventType.CREATE })
+        // Written before its folder was watched: the write is reported as inotify would have.
+        if (report && !isDir(cur) && cur.size > 0n) out.push({ name: this.rel(path), type: EventType.WRITE })
       } else if (report && !isDir(cur)) {
         if (attrsDiffer(prev, cur)) out.push({ name: this.rel(path), type: EventType.CHMOD })
         if (contentDiffers(prev, cur)) out.push({ name: this.rel(path), type: EventType.WRITE })
