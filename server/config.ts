@@ -24,6 +24,8 @@ export interface PlatformConfig {
   embedOrigins?: string[]
   /** Of the embedding origins, those whose commands run without asking the user. */
   trustedOrigins?: string[]
+  /** How often each sandbox's use is sampled for its metrics (5 s, as E2B; tests go faster). */
+  metricsEveryMs?: number
 }
 
 export const platformUsage = `Usage: npm start -- [options]

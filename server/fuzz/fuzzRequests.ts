@@ -162,6 +162,16 @@ function platformRequest(t: FuzzTargets): fc.Arbitrary<FuzzRequest> {
       body: fc.constant(undefined),
     }),
     fc.record({
+      m: method(['GET']),
+      path: fc
+        .tuple(
+          sandboxId(t),
+          pick('', '?start=0', '?start=1&end=0', '?end=99999999999999', '?start=-1', '?start=1e3'),
+        )
+        .map(([id, query]) => `/sandboxes/${id}/metrics${query}`),
+      body: fc.constant(undefined),
+    }),
+    fc.record({
       m: method(['POST']),
       path: fc
         .tuple(sandboxId(t), pick('pause', 'resume', 'connect', 'timeout', 'refreshes', 'nothing'))

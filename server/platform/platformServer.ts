@@ -76,6 +76,7 @@ export async function startPlatform(
     defaultTimeoutSeconds: config.sandboxTimeout,
     templates,
     log,
+    ...(config.metricsEveryMs ? { metricsEveryMs: config.metricsEveryMs } : {}),
   })
   manager.restore()
   const api = platformApi(manager, { apiKey: key, envdVersion, isolation: launcher.isolation, log })

@@ -2,6 +2,7 @@ import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { newSandboxId, newSecret } from './ids'
 import type { LaunchedSandbox, SandboxLauncher } from './launcher/sandboxLauncher'
+import { type SandboxMetric, SandboxMetrics } from './metrics/sandboxMetrics'
 import { PlatformError, sandboxNotFound } from './platformError'
 import type { SandboxRecord } from './sandboxRecord'
 import type { SandboxStore } from './sandboxStore'
@@ -31,6 +32,8 @@ export interface ManagerOptions {
   templates: TemplateCatalog
   log: (line: string) => void
   now?: () => number
+  /** How often each running sandbox's use is sampled (E2B: every 5 s). */
+  metricsEveryMs?: number
 }
 
 interface Entry {
@@ -46,6 +49,9 @@ interface Entry {
 export class SandboxManager {
   private readonly entries = new Map<string, Entry>()
   private readonly ticker: NodeJS.Timeout
+  private readonly sampler: NodeJS.Timeout
+  private readonly metrics: SandboxMetrics
+  private readonly stopListeners = new Set<(id: string) => void>()
   private readonly now: () => number
 
   constructor(
@@ -56,6 +62,9 @@ export class SandboxManager {
     this.now = options.now ?? Date.now
     this.ticker = setInterval(() => this.expireTimeouts(), 1000)
     this.ticker.unref()
+    this.metrics = new SandboxMetrics({ now: this.now })
+    this.sampler = setInterval(() => this.sampleAll(), options.metricsEveryMs ?? 5000)
+    this.sampler.unref()
   }
 
   /**
@@ -85,6 +94,24 @@ export class SandboxManager {
   /** Host pid of a sandbox's outermost process while it has one (for measurements). */
   launchedPid(id: string): number | undefined {
     return this.entries.get(id)?.launched?.pid
+  }
+
+  /**
+   * A sandbox's use over time (E2B's GET /sandboxes/{id}/metrics): samples between `start` and
+   * `end` (Unix seconds); none are taken while it is paused.
+   */
+  metricsOf(id: string, start?: number, end?: number): SandboxMetric[] {
+    this.entry(id)
+    return this.metrics.series(id, start, end)
+  }
+
+  /**
+   * Listens to sandboxes whose processes stop (paused or killed), so that calls in flight to
+   * them end at once, as they do when E2B snapshots or stops a VM. Returns a function that stops.
+   */
+  onStop(listener: (id: string) => void): () => void {
+    this.stopListeners.add(listener)
+    return () => this.stopListeners.delete(listener)
   }
 
   /** Where traffic for a sandbox's runtime goes now. */
@@ -146,7 +173,9 @@ export class SandboxManager {
         throw new PlatformError(409, `Error pausing sandbox - sandbox '${id}' is already paused`)
       }
       await entry.launched?.freeze()
+      this.metrics.paused(id)
       entry.record = { ...entry.record, state: 'paused' }
+      this.stopped(id)
       this.save()
       this.options.log(`sandbox ${id}: paused`)
     })
@@ -194,7 +223,9 @@ export class SandboxManager {
     const entry = this.entry(id)
     return this.serialized(entry, async () => {
       this.entries.delete(id)
+      this.stopped(id)
       await entry.launched?.kill()
+      this.metrics.forget(id)
       rmSync(this.sandboxDir(id), { recursive: true, force: true })
       this.save()
       this.options.log(`sandbox ${id}: killed`)
@@ -204,6 +235,7 @@ export class SandboxManager {
   /** Stops every sandbox's processes (their files and records stay) and the timeout ticker. */
   async dispose(): Promise<void> {
     clearInterval(this.ticker)
+    clearInterval(this.sampler)
     await Promise.all([...this.entries.values()].map((e) => e.launched?.kill()))
   }
 
@@ -243,6 +275,29 @@ export class SandboxManager {
     })
     entry.launched = launched
     void launched.exited.then(() => this.onExited(entry, launched))
+    this.metrics.paused(id)
+    this.sample(entry)
+  }
+
+  private stopped(id: string): void {
+    for (const listener of this.stopListeners) listener(id)
+  }
+
+  private sampleAll(): void {
+    for (const entry of this.entries.values()) this.sample(entry)
+  }
+
+  private sample(entry: Entry): void {
+    const { launched, record } = entry
+    if (!launched || record.state !== 'running' || this.entries.get(record.sandboxID) !== entry) return
+    try {
+      this.metrics.sample(record.sandboxID, {
+        members: () => launched.members(),
+        homeDir: this.homeDir(record.sandboxID),
+      })
+    } catch (err) {
+      this.options.log(`sandbox ${record.sandboxID}: sampling its use failed: ${String(err)}`)
+    }
   }
 
   /** A runtime that ends on its own leaves its sandbox paused with its processes gone. */

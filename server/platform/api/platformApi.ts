@@ -36,6 +36,16 @@ function listFilter(url: URL): (record: SandboxRecord) => boolean {
     metadata.every(([key, value]) => record.metadata[key] === value)
 }
 
+/** A Unix-seconds query parameter (E2B's `start` and `end`), or undefined when absent. */
+function unixSeconds(url: URL, name: string): number | undefined {
+  const raw = url.searchParams.get(name)
+  if (raw === null) return undefined
+  if (!/^\d{1,12}$/.test(raw)) {
+    throw new PlatformError(400, `invalid ${name}: '${raw.slice(0, 40)}' is not a time in Unix seconds`)
+  }
+  return Number(raw)
+}
+
 function pageOf(url: URL, rows: SandboxRecord[]): { page: SandboxRecord[]; next?: string } {
   const limit = Number(url.searchParams.get('limit') ?? maxPageSize)
   if (!Number.isInteger(limit) || limit < 1 || limit > maxPageSize) {
@@ -112,6 +122,19 @@ export function platformApi(manager: SandboxManager, options: PlatformApiOptions
       },
     },
     { pattern: /^\/(?:v2\/)?sandboxes\/([^/]+)\/connect$/, methods: { POST: connect } },
+    {
+      pattern: /^\/sandboxes\/([^/]+)\/metrics$/,
+      methods: {
+        GET: async (_req, res, id, url) => {
+          const start = unixSeconds(url, 'start')
+          const end = unixSeconds(url, 'end')
+          if (start !== undefined && end !== undefined && start > end) {
+            throw new PlatformError(400, 'start must not be after end')
+          }
+          sendJson(res, 200, manager.metricsOf(id, start, end))
+        },
+      },
+    },
     {
       pattern: /^\/sandboxes\/([^/]+)\/pause$/,
       methods: {

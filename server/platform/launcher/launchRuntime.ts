@@ -166,6 +166,7 @@ export async function launchRuntime(launch: RuntimeLaunch): Promise<LaunchedSand
     port: outcome,
     pid,
     exited,
+    members,
     freeze: () =>
       serially(async () => {
         if (frozen || exitStatus || killing) return
