@@ -95,6 +95,22 @@ function whyUnreachable(sandboxId: string, state: 'running' | 'paused' | 'missin
  */
 export function sandboxRouter(manager: SandboxManager) {
   const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY })
+  /** Calls in flight per sandbox, each with a way to break it off. */
+  const inFlight = new Map<string, Set<() => void>>()
+  // A paused or killed sandbox breaks its calls at once (a stream would otherwise wait on a
+  // frozen runtime): the client sees the connection end and asks /health, which answers 502.
+  manager.onStop((id) => {
+    for (const breakOff of inFlight.get(id) ?? []) breakOff()
+  })
+  const track = (sandboxId: string, breakOff: () => void) => {
+    const calls = inFlight.get(sandboxId) ?? new Set<() => void>()
+    inFlight.set(sandboxId, calls)
+    calls.add(breakOff)
+    return () => {
+      calls.delete(breakOff)
+      if (calls.size === 0 && inFlight.get(sandboxId) === calls) inFlight.delete(sandboxId)
+    }
+  }
 
   const unreachable = (req: IncomingMessage, res: ServerResponse, body: Record<string, unknown>) => {
     res.setHeader('Access-Control-Allow-Origin', '*')
@@ -150,8 +166,13 @@ export function sandboxRouter(manager: SandboxManager) {
         res.destroy()
       }
     })
+    const untrack = track(sandboxId, () => {
+      upstream.destroy()
+      res.destroy()
+    })
     // A client that goes away takes its upstream call with it (the runtime keeps the process).
     res.on('close', () => {
+      untrack()
       if (!res.writableFinished) upstream.destroy()
     })
     // An answer before the whole body went up (a runtime's 401): the rest is not forwarded
