@@ -342,6 +342,19 @@ describe('GET and POST /files', () => {
       expect(await res.json()).toEqual([])
     })
 
+    it('takes a `file` part without a filename (a plain form field), as envd does', async () => {
+      const form = new FormData()
+      form.append('file', 'written from a form field, ünïcode')
+      const res = await post({ path: 'field/a.txt' }, form)
+      expect(res.status).toBe(200)
+      expect(await res.json()).toEqual([{ path: at('field', 'a.txt'), name: 'a.txt', type: 'file' }])
+      expect(readFileSync(at('field', 'a.txt'), 'utf8')).toBe('written from a form field, ünïcode')
+      // Without a path query nor a filename, the target is the home folder itself.
+      const nowhere = new FormData()
+      nowhere.append('file', 'x')
+      expect((await post({}, nowhere)).status).toBe(400)
+    })
+
     it('decompresses a gzip request body and refuses other encodings', async () => {
       const res = await octet('gz.txt', new Uint8Array(gzipSync('was gzipped')), {
         'Content-Encoding': 'gzip',

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import { basename } from 'node:path'
-import type { Readable } from 'node:stream'
+import { Readable } from 'node:stream'
 import { createGunzip } from 'node:zlib'
 import busboy from 'busboy'
 import { messageOf } from '../errors'
@@ -25,6 +25,9 @@ export interface UploadTarget {
   /** Resolves a multipart part's filename (a full path, relative to home when relative). */
   resolve(path: string): string
 }
+
+/** Largest `file` part without a filename: busboy holds such a part in memory as a string. */
+const fieldBytes = 16 * 1024 * 1024
 
 /** The request body with `Content-Encoding` undone: identity, or gzip; anything else is 400. */
 function decodedBody(req: IncomingMessage): Readable {
@@ -54,7 +57,12 @@ function receiveMultipart(
     let parser: busboy.Busboy
     try {
       // Filenames are full paths in UTF-8 (the SDK sends them so); busboy would cut and latin1 them.
-      parser = busboy({ headers: req.headers, preservePath: true, defParamCharset: 'utf8' })
+      parser = busboy({
+        headers: req.headers,
+        preservePath: true,
+        defParamCharset: 'utf8',
+        limits: { fieldSize: fieldBytes },
+      })
     } catch (err) {
       // No boundary, or a multipart type other than form-data.
       req.resume()
@@ -77,14 +85,8 @@ function receiveMultipart(
       void chain.then(() => reject(error))
     }
 
-    parser.on('file', (field, stream, info) => {
-      // Ending the parse early destroys the current part with an error; the writer, if any,
-      // sees it through its own pipeline, and an ignored part must not crash the process.
-      stream.on('error', () => {})
-      if (field !== 'file' || failed) {
-        stream.resume()
-        return
-      }
+    /** Writes one `file` part, after those before it; the path query or its filename says where. */
+    const take = (stream: Readable, filename: string | undefined) => {
       parts++
       if (target.path !== undefined && parts > 1) {
         stream.resume()
@@ -94,11 +96,36 @@ function receiveMultipart(
       chain = chain
         .then(async () => {
           if (failed) return
-          const path = target.path ?? target.resolve(info.filename ?? '')
+          const path = target.path ?? target.resolve(filename ?? '')
           await writeUploadedFile(stream, path, target.user, metadata)
           results.push(uploadedFile(path, metadata))
         })
         .catch(fail)
+    }
+    parser.on('file', (field, stream, info) => {
+      // Ending the parse early destroys the current part with an error; the writer, if any,
+      // sees it through its own pipeline, and an ignored part must not crash the process.
+      stream.on('error', () => {})
+      if (field !== 'file' || failed) {
+        stream.resume()
+        return
+      }
+      take(stream, info.filename)
+    })
+    // A `file` part without a filename (FormData.append('file', 'some text'), as E2B's docs
+    // show for upload URLs) is a form field to busboy; envd takes every part named `file`.
+    parser.on('field', (field, value, info) => {
+      if (field !== 'file' || failed) return
+      if (info.valueTruncated) {
+        fail(
+          new FilesError(
+            400,
+            `a 'file' part without a filename is limited to ${fieldBytes} bytes: send a filename`,
+          ),
+        )
+        return
+      }
+      take(Readable.from([Buffer.from(value, 'utf8')]), undefined)
     })
     parser.on('error', fail)
     parser.on('close', () => {

@@ -172,6 +172,19 @@ describe('the official e2b SDK against the runtime: files', () => {
     expect(readFileSync(at('inplace', 'link.txt'), 'utf8')).toBe('second, longer')
   })
 
+  it('uploads and downloads through signed URLs, used as E2B’s docs show them', async () => {
+    const form = new FormData()
+    form.append('file', 'file content')
+    const res = await fetch(await sbx.uploadUrl('signed/doc.txt'), { method: 'POST', body: form })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual([{ path: at('signed', 'doc.txt'), name: 'doc.txt', type: 'file' }])
+    const download = await fetch(await sbx.downloadUrl('signed/doc.txt', { useSignatureExpiration: 60 }))
+    expect(await download.text()).toBe('file content')
+    const forged = new URL(await sbx.downloadUrl('signed/doc.txt'))
+    forged.searchParams.set('path', 'signed/other.txt')
+    expect(await (await fetch(forged)).json()).toEqual({ code: 401, message: 'invalid signature' })
+  })
+
   it('produces signatures the runtime accepts, identical to ours', async () => {
     const token = rt.token ?? ''
     const sdk = await getSignature({
