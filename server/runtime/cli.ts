@@ -41,7 +41,8 @@ if (options === 'help') {
 
 const runtime = await startRuntime(options)
 console.log(
-  `runtime: listening on ${runtime.url} as user '${options.defaultUser}', ` +
+  `runtime: listening on ${runtime.url}${options.socket ? ` and unix:${options.socket}` : ''} ` +
+    `as user '${options.defaultUser}', ` +
     `${options.accessToken ? 'access token required' : 'no access token (anyone on this address may call it)'}`,
 )
 const stop = async (signal: string) => {

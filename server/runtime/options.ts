@@ -7,6 +7,8 @@ export interface RuntimeOptions {
   port: number
   /** Interface to listen on. Loopback unless asked otherwise. */
   host: string
+  /** Also listen on this Unix socket (how the platform reaches a runtime in its own network). */
+  socket?: string
   /** When set, every call but /health and /files must carry it as X-Access-Token (as envd). */
   accessToken?: string
   /** The user that calls without a Basic username run as. */
@@ -26,6 +28,7 @@ An envd-compatible sandbox runtime: filesystem.Filesystem, process.Process, /fil
 Options:
   --port N              port to listen on (default 49983; 0 picks a free port)
   --host ADDR           address to listen on (default 127.0.0.1)
+  --socket PATH         also listen on this Unix socket
   --access-token T      require X-Access-Token T on every call (default: no auth, as envd);
                         also read from RUNTIME_ACCESS_TOKEN; '-' reads it from stdin (one line),
                         which keeps it out of the process list and the environment
@@ -71,6 +74,7 @@ export async function parseRuntimeArgs(
     options: {
       port: { type: 'string' },
       host: { type: 'string' },
+      socket: { type: 'string' },
       'access-token': { type: 'string' },
       'env-vars': { type: 'string' },
       user: { type: 'string' },
@@ -95,6 +99,7 @@ export async function parseRuntimeArgs(
   return {
     port,
     host: values.host ?? '127.0.0.1',
+    ...(values.socket ? { socket: values.socket } : {}),
     ...(accessToken ? { accessToken } : {}),
     defaultUser: values.user ?? userInfo().username,
     ...(values.home ? { home: values.home } : {}),

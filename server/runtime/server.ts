@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events'
+import { rmSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { AddressInfo, Socket } from 'node:net'
 import { connectNodeAdapter } from '@connectrpc/connect-node'
 import { outputAckPath } from '../../src/contract/runtimeExtensions'
 import { Filesystem } from '../../src/gen/filesystem_pb'
@@ -13,6 +14,7 @@ import { applyCors } from './cors'
 import { filesHandler } from './files/filesHandler'
 import { filesystemService } from './filesystem/service'
 import type { RuntimeOptions } from './options'
+import { openPortTunnel } from './portTunnel'
 import { processService } from './process/service'
 import { userInterceptor } from './userInterceptor'
 import { UserDirectory } from './users'
@@ -91,23 +93,56 @@ export function createRuntimeHandler(options: RuntimeOptions) {
     }
   }
 
+  /** CONNECT: a tunnel to one of the sandbox's ports, for callers with the token. */
+  const tunnel = (req: IncomingMessage, socket: Socket, head: Buffer): void => {
+    const token = req.headers['x-access-token']
+    if (
+      options.accessToken !== undefined &&
+      !tokensMatch(typeof token === 'string' ? token : undefined, options.accessToken)
+    ) {
+      socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\nConnection: close\r\n\r\n')
+      return
+    }
+    openPortTunnel(req, socket, head)
+  }
+
   const dispose = () => {
     shutdown.abort()
     filesystem.dispose()
     processes.dispose()
   }
-  return { handle, dispose }
+  return { handle, tunnel, dispose }
 }
 
-/** Starts a runtime listening on `options.host:options.port`. */
-export async function startRuntime(options: RuntimeOptions): Promise<RunningRuntime> {
-  const { handle, dispose } = createRuntimeHandler(options)
+/** One listener of the runtime: a TCP port, or a Unix socket. */
+function listen(
+  runtime: ReturnType<typeof createRuntimeHandler>,
+  at: { port: number; host: string } | { path: string },
+): Promise<Server> {
   // No request timeout: StreamInput over HTTP/1.1 is one long request body. Idle as envd (640 s).
-  const server = createServer(longLivedServerOptions, handle)
-  await new Promise<void>((resolve, reject) => {
+  const server = createServer(longLivedServerOptions, runtime.handle)
+  server.on('connect', runtime.tunnel)
+  return new Promise<Server>((resolve, reject) => {
     server.once('error', reject)
-    server.listen(options.port, options.host, () => resolve())
+    if ('path' in at) server.listen(at.path, () => resolve(server))
+    else server.listen(at.port, at.host, () => resolve(server))
   })
+}
+
+async function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections()
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+}
+
+/** Starts a runtime listening on `options.host:options.port`, and on `options.socket` if given. */
+export async function startRuntime(options: RuntimeOptions): Promise<RunningRuntime> {
+  const runtime = createRuntimeHandler(options)
+  const server = await listen(runtime, { port: options.port, host: options.host })
+  let unixServer: Server | undefined
+  if (options.socket) {
+    rmSync(options.socket, { force: true })
+    unixServer = await listen(runtime, { path: options.socket })
+  }
   const { port } = server.address() as AddressInfo
   const host = options.host.includes(':') ? `[${options.host}]` : options.host
   return {
@@ -115,9 +150,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<RunningRunt
     port,
     url: `http://${host}:${port}`,
     close: async () => {
-      dispose()
-      server.closeAllConnections()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
+      runtime.dispose()
+      await Promise.all([closeServer(server), unixServer && closeServer(unixServer)])
     },
   }
 }
