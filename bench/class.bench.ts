@@ -1,6 +1,7 @@
 import { endClass, numberedStudents, startClass } from '../server/class/classroom'
 import { runBash } from '../server/platform/launcher/testing/sandboxCalls'
 import { startTestPlatform } from '../server/platform/testing/platformFixture'
+import { runtimePort } from '../server/platform/testing/runtimeBridge'
 import { treeRss } from './platform.bench'
 import { type Figure, median } from './table'
 
@@ -36,11 +37,13 @@ export async function classFigures(): Promise<Figure[]> {
         }),
       )
       wall.push(performance.now() - started)
-      const addresses = made.map((id) => {
-        const route = tp.platform.manager.route(id)
-        if (route.kind !== 'running') throw new Error(`sandbox ${id} is ${route.kind}`)
-        return { port: route.port, token: tp.platform.manager.get(id).envdAccessToken }
-      })
+      const addresses = await Promise.all(
+        made.map(async (id) => {
+          const route = tp.platform.manager.route(id)
+          if (route.kind !== 'running') throw new Error(`sandbox ${id} is ${route.kind}`)
+          return { port: await runtimePort(route.runtime), token: route.runtime.accessToken }
+        }),
+      )
       const t = performance.now()
       await Promise.all(
         addresses.map((a) => runBash(a, 'cd ~ && python3 -B -m unittest discover -s tests -q')),

@@ -13,10 +13,15 @@ const purpose = process.argv[2] ?? 'start'
 
 /** Debian packages per purpose: file that proves it is there, package that provides it. */
 const debianNeeds = {
-  start: [['/usr/bin/bwrap', 'bubblewrap']],
+  // pasta gives each sandbox's own network its way out (pip, apt, git).
+  start: [
+    ['/usr/bin/bwrap', 'bubblewrap'],
+    ['/usr/bin/pasta', 'passt'],
+  ],
   test: [
     ['/usr/bin/chromium', 'chromium'],
     ['/usr/bin/bwrap', 'bubblewrap'],
+    ['/usr/bin/pasta', 'passt'],
     // The --tls tests (and `npm start -- --tls`) make their certificate with it.
     ['/usr/bin/openssl', 'openssl'],
     // The example lab (labs/python-basics) and its tests run Python in sandboxes.
@@ -26,6 +31,7 @@ const debianNeeds = {
     // The terminal, explorer and editor benches measure in Chromium, and over --tls.
     ['/usr/bin/chromium', 'chromium'],
     ['/usr/bin/bwrap', 'bubblewrap'],
+    ['/usr/bin/pasta', 'passt'],
     ['/usr/bin/openssl', 'openssl'],
     ['/usr/bin/python3', 'python3'],
   ],
@@ -56,8 +62,9 @@ function ensureDebian(needs) {
   if (process.getuid?.() !== 0) {
     console.error(`ensure: missing Debian packages: ${missing.join(' ')}`)
     console.error(`        install them with: sudo apt-get install -y ${missing.join(' ')}`)
-    // Without bubblewrap the platform still runs (and says sandboxes are not isolated).
-    if (purpose === 'test' || missing.some((pkg) => pkg !== 'bubblewrap')) process.exit(1)
+    // Without bubblewrap or pasta the platform still runs (and says what sandboxes lack).
+    const optional = new Set(['bubblewrap', 'passt'])
+    if (purpose === 'test' || missing.some((pkg) => !optional.has(pkg))) process.exit(1)
     return
   }
   console.log(`ensure: installing Debian packages: ${missing.join(' ')}`)

@@ -29,9 +29,14 @@ if (config.templatesDir && !statSync(config.templatesDir, { throwIfNoEntry: fals
 const platform = await startPlatform(config, { projectRoot, log })
 const relativeData = relative(process.cwd(), config.dataDir)
 const shownData = relativeData.startsWith('..') ? config.dataDir : relativeData || '.'
+const networks = {
+  own: 'a network of its own each (outbound through pasta)',
+  'own-offline': "a network of its own each, NO OUTBOUND ACCESS (install Debian's 'passt')",
+  host: "the host's network",
+}
 const isolation =
   platform.launcher.isolation === 'bubblewrap'
-    ? `isolated with bubblewrap, paused with ${platform.launcher.freezer}`
+    ? `isolated with bubblewrap, ${networks[platform.launcher.network]}, paused with ${platform.launcher.freezer}`
     : `NOT ISOLATED: ${platform.launcher.warning ?? 'bubblewrap is unavailable'}`
 const defaultId = config.defaultSandbox
   ? await ensureDefaultSandbox(platform.manager, {

@@ -11,6 +11,7 @@
 // Debian Chromium → loopback → router → a bubblewrap sandbox's runtime → a PTY. Chromium is
 // driven over bare DevTools (bench/bareChromium.ts), not Playwright, whose per-request events
 // would be counted in every keystroke's echo.
+
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -18,6 +19,7 @@ import { build } from 'vite'
 import { ideLink } from '../../server/platform/access/ideLink'
 import type { RunningPlatform } from '../../server/platform/platformServer'
 import type { TestPlatform } from '../../server/platform/testing/platformFixture'
+import { runtimePort } from '../../server/platform/testing/runtimeBridge'
 import { type BareChromium, type BarePage, launchBareChromium } from '../bareChromium'
 import { serveInFront, startBenchPlatform } from '../benchStack'
 import { type Figure, median } from '../table'
@@ -98,11 +100,14 @@ function servePage(platform: RunningPlatform, dir: string): void {
   )
 }
 
-/** A sandbox's runtime through the router and on its own loopback port, and its access token. */
-function runtimeTargets(
+/**
+ * A sandbox's runtime through the router and without it (its loopback port, or a byte pipe to
+ * its socket when it has a network of its own), and its access token.
+ */
+async function runtimeTargets(
   platform: RunningPlatform,
   sandboxId: string,
-): [{ router: string; runtime?: string }, string] {
+): Promise<[{ router: string; runtime?: string }, string]> {
   const route = platform.manager.route(sandboxId)
   const { protocol } = new URL(platform.url)
   return [
@@ -110,7 +115,7 @@ function runtimeTargets(
       router: `${protocol}//49983-${sandboxId}.localhost:${platform.port}`,
       // The runtime speaks plain HTTP/1.1 only; over https the page cannot reach it straight.
       ...(route.kind === 'running' && protocol === 'http:'
-        ? { runtime: `http://127.0.0.1:${route.port}` }
+        ? { runtime: `http://127.0.0.1:${await runtimePort(route.runtime)}` }
         : {}),
     },
     platform.manager.get(sandboxId).envdAccessToken,
@@ -517,8 +522,8 @@ export async function terminalFigures(): Promise<Figure[]> {
     figures.push(...(await attempt('terminal output throughput', () => throughput(page, isolation, plain))))
     figures.push(...(await attempt('echo latency over http', () => echo(page, 'http', plain))))
     figures.push(
-      ...(await attempt('output latency over http', () =>
-        outputLatency(page, 'http', ...runtimeTargets(platform, sandboxID)),
+      ...(await attempt('output latency over http', async () =>
+        outputLatency(page, 'http', ...(await runtimeTargets(platform, sandboxID))),
       )),
     )
     figures.push(...(await attempt('Ctrl-C during yes', () => interrupt(page))))
@@ -559,7 +564,7 @@ async function echoOverHttps(browser: BareChromium, pageDir: string): Promise<Fi
       const figures = await echo(page, 'https', baseline)
       return [
         ...figures,
-        ...(await outputLatency(page, 'https', ...runtimeTargets(stack.platform, sandboxID))),
+        ...(await outputLatency(page, 'https', ...(await runtimeTargets(stack.platform, sandboxID)))),
       ]
     } finally {
       await page.close()

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runBash } from '../platform/launcher/testing/sandboxCalls'
 import { startTestPlatform, type TestPlatform } from '../platform/testing/platformFixture'
+import { runtimePort } from '../platform/testing/runtimeBridge'
 import { endClass, listClass, numberedStudents, type StudentSandbox, startClass } from './classroom'
 
 const students = 20
@@ -17,12 +18,13 @@ describe('a class of 20 on one machine', () => {
   let tp: TestPlatform
   let sandboxes: StudentSandbox[]
   const access = () => ({ url: tp.url, apiKey: tp.apiKey })
-  const address = (s: StudentSandbox) => {
+  const address = async (s: StudentSandbox) => {
     const route = tp.platform.manager.route(s.sandboxId)
     if (route.kind !== 'running') throw new Error(`${s.student}'s sandbox is ${route.kind}`)
-    return { port: route.port, token: tp.platform.manager.get(s.sandboxId).envdAccessToken }
+    return { port: await runtimePort(route.runtime), token: route.runtime.accessToken }
   }
-  const inEach = (script: string) => Promise.all(sandboxes.map((s) => runBash(address(s), script)))
+  const inEach = (script: string) =>
+    Promise.all(sandboxes.map(async (s) => runBash(await address(s), script)))
 
   beforeAll(async () => {
     tp = await startTestPlatform({ maxSandboxes: students + 5 })
@@ -64,10 +66,10 @@ describe('a class of 20 on one machine', () => {
   it('keeps each student’s work to their own sandbox', async () => {
     const [first, ...others] = sandboxes
     if (!first) throw new Error('no sandboxes')
-    await runBash(address(first), 'echo "def average(n): return 42" > ~/main.py && touch ~/mine.txt')
-    expect((await runBash(address(first), 'cat ~/main.py')).stdout).toBe('def average(n): return 42\n')
+    await runBash(await address(first), 'echo "def average(n): return 42" > ~/main.py && touch ~/mine.txt')
+    expect((await runBash(await address(first), 'cat ~/main.py')).stdout).toBe('def average(n): return 42\n')
     for (const s of others) {
-      const seen = await runBash(address(s), 'cat ~/main.py; ls ~; ls /home')
+      const seen = await runBash(await address(s), 'cat ~/main.py; ls ~; ls /home')
       expect(seen.stdout).toBe(`${startingMain}main.py\ntests\nuser\n`)
     }
   }, 120_000)

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
+import type { Duplex } from 'node:stream'
 import type { PlatformConfig } from '../config'
 import { longLivedServerOptions } from '../http/longLivedServerOptions'
 import { settleUnreadBody } from '../http/settleUnreadBody'
@@ -80,7 +81,7 @@ export async function startPlatform(
   })
   manager.restore()
   const api = platformApi(manager, { apiKey: key, envdVersion, isolation: launcher.isolation, log })
-  const route = sandboxRouter(manager)
+  const router = sandboxRouter(manager)
   const ide = ideApi({
     manager,
     templates,
@@ -111,7 +112,7 @@ export async function startPlatform(
     const url = new URL(req.url ?? '/', 'http://platform')
     if (isDemoRequest(req)) return void demo(req, res, url.pathname)
     const target = sandboxTarget(req)
-    if (target) return route(req, res, target)
+    if (target) return router.handle(req, res, target)
     if (isPlatformApiPath(url.pathname)) return void api(req, res, url)
     if (isIdeApiPath(url.pathname)) return void ide(req, res, url)
     res.setHeader('Content-Security-Policy', frameAncestors(url.pathname, policy))
@@ -121,6 +122,12 @@ export async function startPlatform(
   const server = certificate
     ? secureServer(certificate, handle)
     : createServer(longLivedServerOptions, handle)
+  // WebSockets to a sandbox's ports (a dev server's live reload); the platform itself has none.
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const target = sandboxTarget(req)
+    if (target) router.upgrade(req, socket, head, target)
+    else socket.destroy()
+  })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(config.port, config.host, () => resolve())

@@ -20,7 +20,17 @@ export interface CreateRequest {
 }
 
 /** Where the router should send a sandbox's traffic. */
-export type Route = { kind: 'running'; port: number } | { kind: 'paused' } | { kind: 'missing' }
+export type Route = { kind: 'running'; runtime: RuntimeEndpoint } | { kind: 'paused' } | { kind: 'missing' }
+
+/** How the router reaches a running sandbox's runtime. */
+export interface RuntimeEndpoint {
+  /** The runtime's port: on the host's loopback, or inside the sandbox's own network. */
+  port: number
+  /** Set when the sandbox has a network of its own: the runtime's Unix socket on the host. */
+  socketPath?: string
+  /** The sandbox's envdAccessToken, which the runtime asks of tunnels to its other ports. */
+  accessToken: string
+}
 
 export interface ManagerOptions {
   dataDir: string
@@ -119,7 +129,11 @@ export class SandboxManager {
     const entry = this.entries.get(id)
     if (!entry) return { kind: 'missing' }
     if (entry.record.state === 'paused' || !entry.launched) return { kind: 'paused' }
-    return { kind: 'running', port: entry.launched.port }
+    const { port, socketPath } = entry.launched
+    return {
+      kind: 'running',
+      runtime: { port, ...(socketPath ? { socketPath } : {}), accessToken: entry.record.envdAccessToken },
+    }
   }
 
   /** Creates and starts a sandbox. */

@@ -1,15 +1,17 @@
-import {
-  Agent,
-  type IncomingHttpHeaders,
-  type IncomingMessage,
-  request,
-  type ServerResponse,
-} from 'node:http'
+import type { ClientRequest, IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http'
+import type { Duplex } from 'node:stream'
 import { isSandboxId } from './ids'
 import type { SandboxManager } from './sandboxManager'
+import {
+  connectToPort,
+  envdPort,
+  PortClosed,
+  requestHead,
+  runtimeAgent,
+  sandboxRequest,
+} from './sandboxUpstream'
 
-/** The port envd listens on inside an E2B sandbox; `49983-<id>.<domain>` reaches the runtime. */
-export const envdPort = 49983
+export { envdPort }
 
 /** Which sandbox and port a request is for. */
 export interface SandboxTarget {
@@ -94,7 +96,7 @@ function whyUnreachable(sandboxId: string, state: 'running' | 'paused' | 'missin
  * browser can read why (E2B's own edge leaves them out).
  */
 export function sandboxRouter(manager: SandboxManager) {
-  const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY })
+  const agent = runtimeAgent()
   /** Calls in flight per sandbox, each with a way to break it off. */
   const inFlight = new Map<string, Set<() => void>>()
   // A paused or killed sandbox breaks its calls at once (a stream would otherwise wait on a
@@ -132,21 +134,16 @@ export function sandboxRouter(manager: SandboxManager) {
     res.end(text)
   }
 
-  return (req: IncomingMessage, res: ServerResponse, target: SandboxTarget): void => {
+  const routeOf = (sandboxId: string) =>
+    isSandboxId(sandboxId) ? manager.route(sandboxId) : ({ kind: 'missing' } as const)
+
+  const forward = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    target: SandboxTarget,
+    upstream: ClientRequest,
+  ) => {
     const { sandboxId } = target
-    const route = isSandboxId(sandboxId) ? manager.route(sandboxId) : ({ kind: 'missing' } as const)
-    if (route.kind !== 'running' || target.port !== envdPort) {
-      unreachable(req, res, whyUnreachable(sandboxId, route.kind, target.port))
-      return
-    }
-    const upstream = request({
-      host: '127.0.0.1',
-      port: route.port,
-      method: req.method,
-      path: req.url,
-      headers: { ...forwardable(req.headers), host: `127.0.0.1:${route.port}` },
-      agent,
-    })
     upstream.on('response', (answer) => {
       res.writeHead(answer.statusCode ?? 502, forwardable(answer.headers))
       answer.pipe(res)
@@ -182,4 +179,79 @@ export function sandboxRouter(manager: SandboxManager) {
     })
     req.pipe(upstream)
   }
+
+  /** An HTTP request for a sandbox: to its runtime (envd's port), or to any port it listens on. */
+  const handle = (req: IncomingMessage, res: ServerResponse, target: SandboxTarget): void => {
+    const { sandboxId, port } = target
+    const route = routeOf(sandboxId)
+    if (route.kind !== 'running' || !validPort(port)) {
+      unreachable(req, res, whyUnreachable(sandboxId, route.kind, port))
+      return
+    }
+    const toRuntime = port === envdPort
+    const headers = toRuntime
+      ? { ...forwardable(req.headers), host: `127.0.0.1:${route.runtime.port}` }
+      : // An app gets the host name it was reached by (dev servers check it), as on E2B.
+        forwardable(req.headers)
+    sandboxRequest(agent, route.runtime, port, { method: req.method, path: req.url, headers }).then(
+      (upstream) => forward(req, res, target, upstream),
+      (err: Error) =>
+        unreachable(
+          req,
+          res,
+          err instanceof PortClosed
+            ? whyUnreachable(sandboxId, 'running', port)
+            : { sandboxId, message: `The sandbox is not answering (${err.message})` },
+        ),
+    )
+  }
+
+  /**
+   * An upgrade (a WebSocket) to a sandbox's port: the request goes on as bytes, and the two
+   * sides are joined until either ends; a pause or kill breaks it off like any call.
+   */
+  const upgrade = (req: IncomingMessage, client: Duplex, head: Buffer, target: SandboxTarget): void => {
+    const { sandboxId, port } = target
+    client.on('error', () => {})
+    const route = routeOf(sandboxId)
+    const refuse = (body: Record<string, unknown>) => {
+      const text = JSON.stringify({ ...body, code: 502 })
+      client.end(
+        `HTTP/1.1 502 Bad Gateway\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+      )
+    }
+    if (route.kind !== 'running' || !validPort(port)) {
+      refuse(whyUnreachable(sandboxId, route.kind, port))
+      return
+    }
+    connectToPort(route.runtime, port === envdPort ? route.runtime.port : port).then(
+      (upstream) => {
+        const untrack = track(sandboxId, () => {
+          upstream.destroy()
+          client.destroy()
+        })
+        upstream.on('error', () => client.destroy())
+        upstream.on('close', () => {
+          untrack()
+          client.destroy()
+        })
+        client.on('close', () => upstream.destroy())
+        upstream.write(requestHead(req))
+        if (head.length > 0) upstream.write(head)
+        upstream.pipe(client)
+        client.pipe(upstream)
+      },
+      (err: Error) =>
+        refuse(
+          err instanceof PortClosed
+            ? whyUnreachable(sandboxId, 'running', port)
+            : { sandboxId, message: `The sandbox is not answering (${err.message})` },
+        ),
+    )
+  }
+
+  return { handle, upgrade }
 }
+
+/** A TCP port a sandbox may listen on. */
+const validPort = (port: number) => Number.isInteger(port) && port >= 1 && port <= 65535

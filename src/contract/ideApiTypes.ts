@@ -32,6 +32,8 @@ export interface SessionInfo {
 
 export interface StackInfo {
   isolation: 'bubblewrap' | 'none'
+  /** Each sandbox's network: its own with outbound access, its own offline, or the host's. */
+  network: 'own' | 'own-offline' | 'host'
   freezer: string
   warning?: string
   envdVersion: string

@@ -20,7 +20,7 @@ const prefix = '/ide/api'
 export interface IdeApiOptions {
   manager: SandboxManager
   templates: Pick<TemplateCatalog, 'ids'>
-  launcher: Pick<SandboxLauncher, 'isolation' | 'freezer' | 'warning'>
+  launcher: Pick<SandboxLauncher, 'isolation' | 'network' | 'freezer' | 'warning'>
   envdVersion: string
   /** The platform's --host: the one name besides loopback names the API answers on. */
   host: string
@@ -78,6 +78,7 @@ export function ideApi(options: IdeApiOptions) {
       GET: async (_req, res) => {
         sendJson(res, 200, {
           isolation: launcher.isolation,
+          network: launcher.network,
           freezer: launcher.freezer,
           ...(launcher.warning ? { warning: launcher.warning } : {}),
           envdVersion,

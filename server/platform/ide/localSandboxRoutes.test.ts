@@ -41,6 +41,7 @@ describe('IDE API: local sandboxes', () => {
     expect(before.status).toBe(200)
     expect(before.json).toEqual({
       isolation: launcher.isolation,
+      network: launcher.network,
       freezer: launcher.freezer,
       ...(launcher.warning ? { warning: launcher.warning } : {}),
       envdVersion,

@@ -21,13 +21,14 @@ const layout = {
     nativePackages: [{ name: 'node-pty', dir: '/repo/node_modules/node-pty' }],
   },
   nodePath: '/usr/bin/node',
+  socketDir: '/tmp/sandbox-sockets-x/abc',
 }
 
 /** The option pairs and triples of an argument list, as one string each, for lookups. */
 const joined = (args: string[]) => args.join(' ')
 
 describe('bubblewrapArgs', () => {
-  it('makes namespaces for user, PID, IPC and host name, and shares the network', () => {
+  it('makes namespaces for user, PID, IPC and host name, and shares the network unless asked', () => {
     const { args } = bubblewrapArgs(layout)
     const text = joined(args)
     expect(text).toContain('--unshare-user --uid 1000 --gid 1000 --unshare-pid --unshare-ipc --unshare-uts')
@@ -35,6 +36,12 @@ describe('bubblewrapArgs', () => {
     expect(args).not.toContain('--unshare-net')
     expect(args).not.toContain('--unshare-all')
     expect(args).not.toContain('--new-session')
+  })
+
+  it('gives a network of its own on request, and waits to be connected before it starts', () => {
+    const text = joined(bubblewrapArgs({ ...layout, network: { infoFd: 5, blockFd: 6 } }).args)
+    expect(text).toContain('--die-with-parent --unshare-net --info-fd 5 --block-fd 6 --ro-bind /usr /usr')
+    expect(text).toContain('--bind /tmp/sandbox-sockets-x/abc /opt/sandbox-runtime/run')
   })
 
   it('binds the system read-only, the home read-write, and blanks over host secrets', () => {

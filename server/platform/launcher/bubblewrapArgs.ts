@@ -6,6 +6,8 @@ import type { UnreadableEntries } from './unreadableEtcEntries'
 
 /** Where the runtime's code appears inside a sandbox. */
 export const sandboxRuntimeRoot = '/opt/sandbox-runtime'
+/** The folder, inside, that holds the runtime's Unix socket (a host folder bound in). */
+export const sandboxSocketDir = join(sandboxRuntimeRoot, 'run')
 
 /** Everything bubblewrap needs to build one sandbox's file system. */
 export interface BubblewrapLayout {
@@ -18,6 +20,13 @@ export interface BubblewrapLayout {
   bundle: RuntimeBundle
   /** The host's node binary (real path); bound in when it lives outside /usr. */
   nodePath: string
+  /** Host folder bound at `sandboxSocketDir`, where the runtime makes its socket. */
+  socketDir: string
+  /**
+   * A network namespace of its own, loopback only until the launcher connects it (bwrap waits
+   * on `blockFd` after writing its pids to `infoFd`).
+   */
+  network?: { infoFd: number; blockFd: number }
 }
 
 /** Bubblewrap's arguments and the runtime's paths as seen from inside. */
@@ -31,8 +40,8 @@ export interface BubblewrapCommand {
 }
 
 /**
- * Builds bwrap's options: own user, PID, IPC and UTS namespaces, the host's system read-only,
- * the home read-write, a private /tmp, the network shared; only the runtime's own files of the
+ * Builds bwrap's options: own user, PID, IPC, UTS and (when asked) network namespaces, the host's
+ * system read-only, the home read-write, a private /tmp; only the runtime's own files of the
  * project are visible. The root itself is made read-only last.
  */
 export function bubblewrapArgs(layout: BubblewrapLayout): BubblewrapCommand {
@@ -49,6 +58,15 @@ export function bubblewrapArgs(layout: BubblewrapLayout): BubblewrapCommand {
     '--hostname',
     sandboxHostname,
     '--die-with-parent',
+    ...(layout.network
+      ? [
+          '--unshare-net',
+          '--info-fd',
+          String(layout.network.infoFd),
+          '--block-fd',
+          String(layout.network.blockFd),
+        ]
+      : []),
     '--ro-bind',
     '/usr',
     '/usr',
@@ -72,6 +90,7 @@ export function bubblewrapArgs(layout: BubblewrapLayout): BubblewrapCommand {
   for (const pkg of bundle.nativePackages) {
     args.push('--ro-bind', pkg.dir, join(sandboxRuntimeRoot, 'node_modules', pkg.name))
   }
+  args.push('--bind', layout.socketDir, sandboxSocketDir)
   let node = layout.nodePath
   if (!node.startsWith('/usr/')) {
     node = join(sandboxRuntimeRoot, 'bin', 'node')

@@ -1,9 +1,11 @@
-import { existsSync, mkdirSync, realpathSync } from 'node:fs'
-import { userInfo } from 'node:os'
-import { bubblewrapArgs } from './bubblewrapArgs'
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
+import { tmpdir, userInfo } from 'node:os'
+import { join } from 'node:path'
+import { bubblewrapArgs, sandboxSocketDir } from './bubblewrapArgs'
 import { chooseFreezer, type FreezerPreference } from './chooseFreezer'
 import { findHostSystemPaths } from './hostSystemPaths'
-import { launchRuntime } from './launchRuntime'
+import { launchRuntime, sandboxBlockFd, sandboxInfoFd } from './launchRuntime'
+import { attachPasta, hasPasta } from './pastaNetwork'
 import { probeBubblewrap } from './probeBubblewrap'
 import { ensureRuntimeBundle } from './runtimeBundle'
 import { runtimeFlags, runtimeStdin } from './runtimeInvocation'
@@ -27,7 +29,14 @@ export interface SandboxLauncherOptions {
   bwrapPath?: string
   /** How long a runtime may take to listen (default 30 s). */
   startTimeoutMs?: number
+  /** The pasta binary for sandboxes' outbound network (default /usr/bin/pasta). For tests. */
+  pastaPath?: string
 }
+
+/** The runtime's socket in its socket folder. */
+const runtimeSocketName = 'envd.sock'
+/** The port envd listens on inside a sandbox, as on E2B: the sandbox's network is its own. */
+const envdPort = 49983
 
 /** Kills the runtime if the platform dies, as bwrap's --die-with-parent does for sandboxes. */
 const setprivPath = '/usr/bin/setpriv'
@@ -66,6 +75,7 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
     const runner = existsSync(setprivPath) ? [setprivPath, '--pdeathsig', 'KILL', '--', ...node] : node
     return {
       isolation: 'none',
+      network: 'host',
       freezer: freezer.kind,
       warning,
       launch: async (spec: LaunchSpec) => {
@@ -88,12 +98,24 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
 
   const etc = writeSandboxEtcFiles(options.stateDir)
   const hidden = findUnreadableEtcEntries()
-  log(`launcher: sandboxes isolated by bubblewrap, paused by the ${freezer.kind} freezer`)
+  const pasta = options.pastaPath ?? '/usr/bin/pasta'
+  const outbound = hasPasta(pasta)
+  // Socket paths must stay under ~108 bytes, whatever the data folder's path: a short folder.
+  const socketsRoot = mkdtempSync(join(tmpdir(), 'sandbox-sockets-'))
+  log(
+    `launcher: sandboxes isolated by bubblewrap, each in a network of its own ` +
+      `${outbound ? 'with outbound access through pasta' : "with no outbound access (install Debian's 'passt' for it)"}, ` +
+      `paused by the ${freezer.kind} freezer`,
+  )
   return {
     isolation: 'bubblewrap',
+    network: outbound ? 'own' : 'own-offline',
     freezer: freezer.kind,
     launch: async (spec: LaunchSpec) => {
       mkdirSync(spec.homeDir, { recursive: true })
+      const socketDir = join(socketsRoot, spec.id)
+      rmSync(socketDir, { recursive: true, force: true })
+      mkdirSync(socketDir, { mode: 0o700 })
       const bwrap = bubblewrapArgs({
         homeDir: spec.homeDir,
         system,
@@ -101,8 +123,10 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
         hidden,
         bundle: await currentBundle(),
         nodePath,
+        socketDir,
+        network: { infoFd: sandboxInfoFd, blockFd: sandboxBlockFd },
       })
-      return launchRuntime({
+      const launched = await launchRuntime({
         id: spec.id,
         command: bwrapPath,
         // Options through fd 4, so the sandbox's init shows no host paths; the command stays in argv.
@@ -112,7 +136,10 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
           '--',
           bwrap.node,
           bwrap.runtime,
-          ...runtimeFlags(sandboxUser.name, sandboxUser.home),
+          ...runtimeFlags(sandboxUser.name, sandboxUser.home, {
+            port: envdPort,
+            socket: join(sandboxSocketDir, runtimeSocketName),
+          }),
         ],
         argsOnFd4: bwrap.args,
         stdin: runtimeStdin(spec),
@@ -120,7 +147,14 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
         scope: 'pid-namespace',
         log,
         startTimeoutMs,
+        socketPath: join(socketDir, runtimeSocketName),
+        network: async (initPid) => {
+          if (!outbound) return () => {}
+          return attachPasta(initPid, socketDir, pasta)
+        },
       })
+      void launched.exited.then(() => rmSync(socketDir, { recursive: true, force: true }))
+      return launched
     },
   }
 }

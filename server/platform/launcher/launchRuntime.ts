@@ -26,7 +26,20 @@ export interface RuntimeLaunch {
   scope: 'pid-namespace' | 'descendants'
   log: (line: string) => void
   startTimeoutMs?: number
+  /**
+   * Gives the sandbox its network before its runtime starts, from the host pid of its init
+   * (bwrap's --info-fd and --block-fd, `sandboxInfoFd` and `sandboxBlockFd`); returns how to
+   * take the network down again.
+   */
+  network?: (initPid: number) => Promise<() => void>
+  /** The Unix socket (a host path) the runtime listens on besides its port. */
+  socketPath?: string
 }
+
+/** The fd bwrap writes the sandbox's pids to (JSON), once its namespaces exist. */
+export const sandboxInfoFd = 5
+/** The fd bwrap waits on before it starts the sandbox's command. */
+export const sandboxBlockFd = 6
 
 /**
  * Holds the command until the launcher has put its pid into the freezer's group, so that
@@ -40,14 +53,43 @@ const listeningLine = /^runtime: listening on http:\/\/127\.0\.0\.1:(\d+)\b/
 const stderrTailLines = 20
 
 function spawnGated(launch: RuntimeLaunch): ChildProcess {
+  const networkFds = launch.network ? (['pipe', 'pipe'] as const) : []
   return spawn('/bin/sh', ['-c', gateScript, 'sandbox-gate', launch.command, ...launch.args], {
-    stdio: ['pipe', 'pipe', 'pipe', 'pipe', launch.argsOnFd4 ? 'pipe' : 'ignore'],
+    stdio: ['pipe', 'pipe', 'pipe', 'pipe', launch.argsOnFd4 ? 'pipe' : 'ignore', ...networkFds],
     env: runtimeEnvironment,
     // Not the platform's folder: the sandbox's init would show it as its working directory.
     cwd: '/',
     // Its own session: a Ctrl-C meant for the platform does not reach the sandboxes.
     detached: true,
   })
+}
+
+/** Reads the sandbox's init pid from bwrap's info fd, sets up its network, then lets it start. */
+async function joinNetwork(
+  child: ChildProcess,
+  network: (initPid: number) => Promise<() => void>,
+): Promise<() => void> {
+  const pipes: readonly unknown[] = child.stdio
+  // Extra stdio "pipes" are socket pairs: bwrap closing its end is a reset, not an error here.
+  const info = pipes[sandboxInfoFd] as NodeJS.ReadableStream
+  const block = pipes[sandboxBlockFd] as Writable
+  info.on('error', () => {})
+  block.on('error', () => {})
+  const json = await new Promise<string>((resolve) => {
+    let text = ''
+    info.on('data', (chunk) => {
+      text += String(chunk)
+      if (text.includes('}')) resolve(text)
+    })
+    info.on('end', () => resolve(text))
+    info.on('close', () => resolve(text))
+  })
+  const initPid = Number(/"child-pid":\s*(\d+)/.exec(json)?.[1])
+  if (!Number.isInteger(initPid) || initPid <= 0)
+    throw new Error(`bwrap gave no pid (${json.trim() || 'nothing'})`)
+  const takeDown = await network(initPid)
+  block.end('go\n')
+  return takeDown
 }
 
 function describeExit(code: number | null, signal: NodeJS.Signals | null): string {
@@ -90,6 +132,18 @@ export async function launchRuntime(launch: RuntimeLaunch): Promise<LaunchedSand
   gate.end('go\n')
   argsPipe?.end(launch.argsOnFd4?.map((arg) => `${arg}\0`).join(''))
   child.stdin?.end(launch.stdin)
+  let takeNetworkDown = () => {}
+  if (launch.network) {
+    try {
+      takeNetworkDown = await joinNetwork(child, launch.network)
+    } catch (err) {
+      child.kill('SIGKILL')
+      await childExit
+      throw new Error(
+        `sandbox ${id}: cannot give it a network: ${err instanceof Error ? err.message : String(err)}`,
+      )
+    }
+  }
 
   const stderrTail: string[] = []
   let onListening: (port: number) => void = () => {}
@@ -110,6 +164,7 @@ export async function launchRuntime(launch: RuntimeLaunch): Promise<LaunchedSand
   // Once the runtime is gone, nothing of the sandbox may stay: orphans left in its group go too.
   const exited = childExit.then(async (status) => {
     log(`sandbox ${id}: runtime ended (${status})`)
+    takeNetworkDown()
     try {
       await freezer.killAll()
       await freezer.release()
@@ -164,6 +219,7 @@ export async function launchRuntime(launch: RuntimeLaunch): Promise<LaunchedSand
   }
   return {
     port: outcome,
+    ...(launch.socketPath ? { socketPath: launch.socketPath } : {}),
     pid,
     exited,
     members,

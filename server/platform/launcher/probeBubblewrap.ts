@@ -24,6 +24,7 @@ export async function probeBubblewrap(bwrapPath: string, rootEntries: RootEntry[
     '--unshare-pid',
     '--unshare-ipc',
     '--unshare-uts',
+    '--unshare-net',
     '--die-with-parent',
     '--ro-bind',
     '/usr',

@@ -6,11 +6,19 @@ export const runtimeEnvironment = {
   LANG: 'C.UTF-8',
 }
 
-/** Runtime flags for one sandbox; the token and env vars come on stdin, never in argv. */
-export function runtimeFlags(user: string, home: string): string[] {
+/**
+ * Runtime flags for one sandbox; the token and env vars come on stdin, never in argv. Without
+ * a network of its own, a runtime takes any free port; with one, envd's own port and a socket.
+ */
+export function runtimeFlags(
+  user: string,
+  home: string,
+  listen: { port: number; socket?: string } = { port: 0 },
+): string[] {
   return [
     '--port',
-    '0',
+    String(listen.port),
+    ...(listen.socket ? ['--socket', listen.socket] : []),
     '--host',
     '127.0.0.1',
     '--user',

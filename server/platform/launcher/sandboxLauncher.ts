@@ -12,8 +12,10 @@ export interface LaunchSpec {
 
 /** A sandbox runtime that is running (or frozen). */
 export interface LaunchedSandbox {
-  /** Loopback port the runtime listens on. */
+  /** Loopback port the runtime listens on (inside the sandbox's own network when it has one). */
   port: number
+  /** The Unix socket (host path) that reaches the runtime when its port is in a network of its own. */
+  socketPath?: string
   /** Host pid of the outermost process (bwrap, or the runtime itself without isolation). */
   pid: number
   /** Host pids of the sandbox's processes now, parents first. */
@@ -32,6 +34,11 @@ export interface LaunchedSandbox {
 export interface SandboxLauncher {
   /** How sandboxes are isolated from the host and from each other. */
   readonly isolation: 'bubblewrap' | 'none'
+  /**
+   * The sandbox's network: 'own' (a namespace of its own, with outbound access through pasta),
+   * 'own-offline' (its own, loopback only: pasta is missing) or 'host' (the machine's).
+   */
+  readonly network: 'own' | 'own-offline' | 'host'
   /** How pause freezes a sandbox. */
   readonly freezer: 'cgroup-v2' | 'cgroup-v1' | 'signals'
   /** Why isolation is 'none', for the start banner and the API. */

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runBash } from '../launcher/testing/sandboxCalls'
 import { startTestPlatform, type TestPlatform } from '../testing/platformFixture'
+import { runtimePort } from '../testing/runtimeBridge'
 
 describe('templates', () => {
   let tp: TestPlatform
@@ -35,7 +36,7 @@ describe('templates', () => {
     const body = (await res.json()) as { sandboxID: string; envdAccessToken: string; templateID: string }
     const route = tp.platform.manager.route(body.sandboxID)
     if (route.kind !== 'running') throw new Error(`sandbox ${body.sandboxID} is ${route.kind}`)
-    return { ...body, sandbox: { port: route.port, token: body.envdAccessToken } }
+    return { ...body, sandbox: { port: await runtimePort(route.runtime), token: body.envdAccessToken } }
   }
 
   it('starts a sandbox’s home with the template’s files, owned by the sandbox user, plus the lab’s starting copy', async () => {

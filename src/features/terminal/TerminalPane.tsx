@@ -30,7 +30,10 @@ export function TerminalPane({ instance, session }: { instance: TerminalInstance
     instance.attachTo(host.current)
     return () => instance.detach()
   }, [instance])
-  const notice = statusText(status)
+  const away = state.kind !== 'running' && state.kind !== 'connecting'
+  // A paused sandbox breaks its streams (as E2B's does): the overlay says why; the shell is
+  // attached again when it resumes, so "reconnecting" would only add noise.
+  const notice = away && status.kind === 'detached' ? undefined : statusText(status)
   return (
     <section className="terminal" aria-label={instance.record.title} title={title}>
       <div className="terminal-host" ref={host} />
@@ -42,7 +45,7 @@ export function TerminalPane({ instance, session }: { instance: TerminalInstance
           onClose={() => instance.closeFind()}
         />
       )}
-      {state.kind !== 'running' && state.kind !== 'connecting' && (
+      {away && (
         <div className="terminal-overlay" role="status">
           {state.kind === 'paused'
             ? 'Sandbox paused: input is disabled until it resumes'

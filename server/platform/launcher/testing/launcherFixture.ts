@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { runtimePort } from '../../testing/runtimeBridge'
 import { createSandboxLauncher, type SandboxLauncherOptions } from '../createSandboxLauncher'
 import type { LaunchedSandbox, SandboxLauncher } from '../sandboxLauncher'
 
@@ -50,7 +51,8 @@ export async function createTestLauncher(
       const homeDir = join(scratch, `home-${id}`)
       mkdirSync(homeDir)
       const sandbox = await launcher.launch({ id, homeDir, accessToken: token, envVars })
-      const test = Object.assign(sandbox, { id, token, homeDir })
+      // Tests call the runtime on a loopback port: with a network of its own, a bridge to its socket.
+      const test = Object.assign(sandbox, { id, token, homeDir, port: await runtimePort(sandbox) })
       sandboxes.push(test)
       return test
     },
