@@ -13,15 +13,15 @@ const purpose = process.argv[2] ?? 'start'
 
 /** Debian packages per purpose: file that proves it is there, package that provides it. */
 const debianNeeds = {
-  // pasta gives each sandbox's own network its way out (pip, apt, git).
+  // slirp4netns gives each sandbox's own network its way out (pip, apt, git).
   start: [
     ['/usr/bin/bwrap', 'bubblewrap'],
-    ['/usr/bin/pasta', 'passt'],
+    ['/usr/bin/slirp4netns', 'slirp4netns'],
   ],
   test: [
     ['/usr/bin/chromium', 'chromium'],
     ['/usr/bin/bwrap', 'bubblewrap'],
-    ['/usr/bin/pasta', 'passt'],
+    ['/usr/bin/slirp4netns', 'slirp4netns'],
     // The --tls tests (and `npm start -- --tls`) make their certificate with it.
     ['/usr/bin/openssl', 'openssl'],
     // The example lab (labs/python-basics) and its tests run Python in sandboxes.
@@ -31,7 +31,7 @@ const debianNeeds = {
     // The terminal, explorer and editor benches measure in Chromium, and over --tls.
     ['/usr/bin/chromium', 'chromium'],
     ['/usr/bin/bwrap', 'bubblewrap'],
-    ['/usr/bin/pasta', 'passt'],
+    ['/usr/bin/slirp4netns', 'slirp4netns'],
     ['/usr/bin/openssl', 'openssl'],
     ['/usr/bin/python3', 'python3'],
   ],
@@ -62,8 +62,8 @@ function ensureDebian(needs) {
   if (process.getuid?.() !== 0) {
     console.error(`ensure: missing Debian packages: ${missing.join(' ')}`)
     console.error(`        install them with: sudo apt-get install -y ${missing.join(' ')}`)
-    // Without bubblewrap or pasta the platform still runs (and says what sandboxes lack).
-    const optional = new Set(['bubblewrap', 'passt'])
+    // Without bubblewrap or slirp4netns the platform still runs (and says what sandboxes lack).
+    const optional = new Set(['bubblewrap', 'slirp4netns'])
     if (purpose === 'test' || missing.some((pkg) => !optional.has(pkg))) process.exit(1)
     return
   }

@@ -30,8 +30,8 @@ const platform = await startPlatform(config, { projectRoot, log })
 const relativeData = relative(process.cwd(), config.dataDir)
 const shownData = relativeData.startsWith('..') ? config.dataDir : relativeData || '.'
 const networks = {
-  own: 'a network of its own each (outbound through pasta)',
-  'own-offline': "a network of its own each, NO OUTBOUND ACCESS (install Debian's 'passt')",
+  own: 'a network of its own each (outbound through slirp4netns)',
+  'own-offline': "a network of its own each, NO OUTBOUND ACCESS (install Debian's 'slirp4netns')",
   host: "the host's network",
 }
 const isolation =

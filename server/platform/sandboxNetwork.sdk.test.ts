@@ -99,7 +99,7 @@ describe('sandboxes as machines on a network', () => {
     expect((await a.commands.run('curl -s http://127.0.0.1:8000/')).stdout).toBe('this is A')
   })
 
-  it('reaches the outside world for packages when pasta is there', async () => {
+  it('reaches the outside world for packages when slirp4netns is there', async () => {
     if (tp.platform.launcher.network !== 'own') return
     const run = await a.commands.run(
       'curl -s -m 20 -o /dev/null -w \'%{http_code}\' https://registry.npmjs.org/; echo " $?"',

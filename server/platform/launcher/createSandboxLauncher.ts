@@ -5,12 +5,12 @@ import { bubblewrapArgs, sandboxSocketDir } from './bubblewrapArgs'
 import { chooseFreezer, type FreezerPreference } from './chooseFreezer'
 import { findHostSystemPaths } from './hostSystemPaths'
 import { launchRuntime, sandboxBlockFd, sandboxInfoFd } from './launchRuntime'
-import { attachPasta, hasPasta } from './pastaNetwork'
 import { probeBubblewrap } from './probeBubblewrap'
 import { ensureRuntimeBundle } from './runtimeBundle'
 import { runtimeFlags, runtimeStdin } from './runtimeInvocation'
 import { sandboxUser, writeSandboxEtcFiles } from './sandboxEtcFiles'
 import type { LaunchSpec, SandboxLauncher } from './sandboxLauncher'
+import { attachSlirp, hasSlirp } from './slirpNetwork'
 import { findUnreadableEtcEntries } from './unreadableEtcEntries'
 
 /** How to set up the launcher; everything but the two folders has a sensible default. */
@@ -29,8 +29,8 @@ export interface SandboxLauncherOptions {
   bwrapPath?: string
   /** How long a runtime may take to listen (default 30 s). */
   startTimeoutMs?: number
-  /** The pasta binary for sandboxes' outbound network (default /usr/bin/pasta). For tests. */
-  pastaPath?: string
+  /** The slirp4netns binary for sandboxes' outbound network (default /usr/bin/slirp4netns). For tests. */
+  slirpPath?: string
 }
 
 /** The runtime's socket in its socket folder. */
@@ -98,13 +98,13 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
 
   const etc = writeSandboxEtcFiles(options.stateDir)
   const hidden = findUnreadableEtcEntries()
-  const pasta = options.pastaPath ?? '/usr/bin/pasta'
-  const outbound = hasPasta(pasta)
+  const slirp = options.slirpPath ?? '/usr/bin/slirp4netns'
+  const outbound = hasSlirp(slirp)
   // Socket paths must stay under ~108 bytes, whatever the data folder's path: a short folder.
   const socketsRoot = mkdtempSync(join(tmpdir(), 'sandbox-sockets-'))
   log(
     `launcher: sandboxes isolated by bubblewrap, each in a network of its own ` +
-      `${outbound ? 'with outbound access through pasta' : "with no outbound access (install Debian's 'passt' for it)"}, ` +
+      `${outbound ? 'with outbound access through slirp4netns' : "with no outbound access (install Debian's 'slirp4netns' for it)"}, ` +
       `paused by the ${freezer.kind} freezer`,
   )
   return {
@@ -150,7 +150,7 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
         socketPath: join(socketDir, runtimeSocketName),
         network: async (initPid) => {
           if (!outbound) return () => {}
-          return attachPasta(initPid, socketDir, pasta)
+          return attachSlirp(initPid, (line) => log(`sandbox ${spec.id}: ${line}`), slirp)
         },
       })
       void launched.exited.then(() => rmSync(socketDir, { recursive: true, force: true }))

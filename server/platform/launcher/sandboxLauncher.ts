@@ -35,8 +35,8 @@ export interface SandboxLauncher {
   /** How sandboxes are isolated from the host and from each other. */
   readonly isolation: 'bubblewrap' | 'none'
   /**
-   * The sandbox's network: 'own' (a namespace of its own, with outbound access through pasta),
-   * 'own-offline' (its own, loopback only: pasta is missing) or 'host' (the machine's).
+   * The sandbox's network: 'own' (a namespace of its own, with outbound access through
+   * slirp4netns), 'own-offline' (its own, loopback only: slirp4netns is missing) or 'host'.
    */
   readonly network: 'own' | 'own-offline' | 'host'
   /** How pause freezes a sandbox. */
