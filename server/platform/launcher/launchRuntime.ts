@@ -1,10 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 import type { Writable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Freezer, SandboxFreezer } from './freezer'
 import { runtimeEnvironment } from './runtimeInvocation'
 import type { LaunchedSandbox } from './sandboxLauncher'
+import type { LimitEnforcer, LimitGroups, SandboxLimits } from './sandboxLimits'
 import { descendantMembers, pidNamespaceMembers } from './sandboxMembers'
 import { signalQuietly } from './signalQuietly'
 
@@ -34,6 +36,8 @@ export interface RuntimeLaunch {
   network?: (initPid: number) => Promise<() => void>
   /** The Unix socket (a host path) the runtime listens on besides its port. */
   socketPath?: string
+  /** The sandbox's CPU, memory and process limits, and what sets them. */
+  limits?: { enforcer: LimitEnforcer; values: SandboxLimits }
 }
 
 /** The fd bwrap writes the sandbox's pids to (JSON), once its namespaces exist. */
@@ -64,6 +68,30 @@ function spawnGated(launch: RuntimeLaunch): ChildProcess {
   })
 }
 
+/**
+ * Waits until bwrap has brought up the sandbox's loopback (it does so after reporting its pids,
+ * before reading the block fd): a network helper that configures `lo` as well (slirp4netns
+ * does) would otherwise race it, and bwrap gives up on its own setup then. Up, `lo` has `::1`.
+ */
+async function loopbackUp(initPid: number): Promise<void> {
+  const deadline = Date.now() + 2000
+  while (Date.now() < deadline) {
+    try {
+      if (/\slo$/m.test(readFileSync(`/proc/${initPid}/net/if_inet6`, 'utf8'))) return
+    } catch {
+      return
+    }
+    await sleep(2)
+  }
+}
+
+/** Takes a process out of the out-of-memory killer's choices, where the platform may (root). */
+function shieldFromOom(pid: number): void {
+  try {
+    writeFileSync(`/proc/${pid}/oom_score_adj`, '-1000')
+  } catch {}
+}
+
 /** Reads the sandbox's init pid from bwrap's info fd, sets up its network, then lets it start. */
 async function joinNetwork(
   child: ChildProcess,
@@ -87,6 +115,7 @@ async function joinNetwork(
   const initPid = Number(/"child-pid":\s*(\d+)/.exec(json)?.[1])
   if (!Number.isInteger(initPid) || initPid <= 0)
     throw new Error(`bwrap gave no pid (${json.trim() || 'nothing'})`)
+  await loopbackUp(initPid)
   const takeDown = await network(initPid)
   block.end('go\n')
   return takeDown
@@ -129,6 +158,17 @@ export async function launchRuntime(launch: RuntimeLaunch): Promise<LaunchedSand
     await childExit
     throw new Error(`sandbox ${id}: cannot prepare the ${launch.freezer.kind} freezer: ${String(err)}`)
   }
+  let limits: LimitGroups = { release: async () => {} }
+  if (launch.limits) {
+    try {
+      limits = await launch.limits.enforcer.attach(id, pid, launch.limits.values)
+    } catch (err) {
+      child.kill('SIGKILL')
+      await childExit
+      await freezer.release().catch(() => {})
+      throw new Error(`sandbox ${id}: cannot set its limits: ${String(err)}`)
+    }
+  }
   gate.end('go\n')
   argsPipe?.end(launch.argsOnFd4?.map((arg) => `${arg}\0`).join(''))
   child.stdin?.end(launch.stdin)
@@ -168,6 +208,7 @@ export async function launchRuntime(launch: RuntimeLaunch): Promise<LaunchedSand
     try {
       await freezer.killAll()
       await freezer.release()
+      await limits.release()
     } catch (err) {
       log(`sandbox ${id}: cleanup after exit failed: ${String(err)}`)
     }
@@ -193,7 +234,9 @@ export async function launchRuntime(launch: RuntimeLaunch): Promise<LaunchedSand
     throw new Error(`sandbox ${id}: ${outcome.message}${tail}`)
   }
   // Learn the sandbox's PID namespace while its init surely lives; it is never guessed later.
-  members()
+  // Its init and runtime, the first two (only the runtime without a namespace), are shielded
+  // from the out-of-memory killer: a sandbox at its memory limit loses a process of its own.
+  for (const member of members().slice(0, launch.scope === 'pid-namespace' ? 2 : 1)) shieldFromOom(member)
 
   let frozen = false
   let queue: Promise<void> = Promise.resolve()
