@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parsePlatformConfig, platformUsage } from './config'
+import { defaultSandboxLimits, parsePlatformConfig, platformUsage } from './config'
 import { ideLink } from './platform/access/ideLink'
 import { ensureDefaultSandbox } from './platform/defaultSandbox'
 import { startPlatform } from './platform/platformServer'
@@ -38,6 +38,12 @@ const isolation =
   platform.launcher.isolation === 'bubblewrap'
     ? `isolated with bubblewrap, ${networks[platform.launcher.network]}, paused with ${platform.launcher.freezer}`
     : `NOT ISOLATED: ${platform.launcher.warning ?? 'bubblewrap is unavailable'}`
+const { limits } = platform.launcher
+const sandboxLimits = { ...defaultSandboxLimits, ...config.sandboxLimits }
+const limitsLine =
+  limits.kind === 'none'
+    ? limits.warning
+    : `${sandboxLimits.cpus} CPUs, ${sandboxLimits.memoryMB} MB, ${sandboxLimits.pids} processes each (${limits.kind}: ${limits.enforced.join(', ')}${limits.warning ? `; ${limits.warning}` : ''})`
 const defaultId = config.defaultSandbox
   ? await ensureDefaultSandbox(platform.manager, {
       dataDir: config.dataDir,
@@ -58,6 +64,7 @@ Sandbox IDE is running.
   Embed demo:    ${ideLink(platform.url.replace(/\/\/[^:/]+/, '//embed-demo.localhost'), token)}
                  (the IDE inside another site's page)
   Sandboxes:     ${sandboxLine}; ${isolation}
+  Limits:        ${limitsLine}
   Templates:     ${(await platform.templates.ids()).join(', ')}
   E2B API:       E2B_API_URL=${platform.url} E2B_SANDBOX_URL=${platform.url}
   API key:       ${platform.apiKeyGenerated ? `${platform.apiKey}  (new; kept in ${shownData}/api-key)` : `in ${config.apiKey ? 'SANDBOX_API_KEY / --api-key' : `${shownData}/api-key`}`}

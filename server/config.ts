@@ -1,5 +1,6 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import type { SandboxLimits } from './platform/launcher/sandboxLimits'
 
 /** Everything the local platform (`npm start`) reads at start, from flags and environment. */
 export interface PlatformConfig {
@@ -26,7 +27,12 @@ export interface PlatformConfig {
   trustedOrigins?: string[]
   /** How often each sandbox's use is sampled for its metrics (5 s, as E2B; tests go faster). */
   metricsEveryMs?: number
+  /** What each new sandbox may use; `defaultSandboxLimits` fills in what is not given. */
+  sandboxLimits?: Partial<SandboxLimits>
 }
+
+/** E2B's default machine (2 vCPUs), with room for a dev server and a build; 1,024 processes. */
+export const defaultSandboxLimits: SandboxLimits = { cpus: 2, memoryMB: 2048, pids: 1024 }
 
 export const platformUsage = `Usage: npm start -- [options]
 
@@ -46,6 +52,10 @@ Options:
                                runs out (default 3600)
   --templates DIR              folder of templates: each folder in it is a template named after
                                it, the files a new sandbox's home starts with (default ./labs)
+  --sandbox-cpus N             CPUs' worth of time each sandbox may use (default 2; 0.5 is half a CPU)
+  --sandbox-memory MB          memory each sandbox may use; past it, the kernel kills a process
+                               of that sandbox (default 2048)
+  --sandbox-pids N             processes and threads each sandbox may have at once (default 1024)
   --no-default-sandbox         do not create or resume a default sandbox
   --no-isolation               run sandboxes without bubblewrap (not isolated)
   --tls                        serve HTTPS with HTTP/2 (also $SANDBOX_TLS=1), with a self-signed
@@ -63,6 +73,14 @@ function positiveInt(name: string, value: string | undefined, fallback: number):
   const n = Number(value)
   if (!Number.isInteger(n) || n < 1)
     throw new Error(`${name} must be a positive whole number, not '${value}'`)
+  return n
+}
+
+function positiveNumber(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback
+  const n = Number(value)
+  if (!Number.isFinite(n) || n < 0.01 || n > 1024)
+    throw new Error(`${name} must be a number from 0.01 to 1024, not '${value}'`)
   return n
 }
 
@@ -99,6 +117,9 @@ export function parsePlatformConfig(
       'sandbox-timeout': { type: 'string' },
       'default-sandbox-timeout': { type: 'string' },
       templates: { type: 'string' },
+      'sandbox-cpus': { type: 'string' },
+      'sandbox-memory': { type: 'string' },
+      'sandbox-pids': { type: 'string' },
       'no-default-sandbox': { type: 'boolean' },
       'no-isolation': { type: 'boolean' },
       tls: { type: 'boolean' },
@@ -122,6 +143,11 @@ export function parsePlatformConfig(
     sandboxTimeout: positiveInt('--sandbox-timeout', values['sandbox-timeout'], 300),
     defaultSandboxTimeout: positiveInt('--default-sandbox-timeout', values['default-sandbox-timeout'], 3600),
     ...(values.templates ? { templatesDir: resolve(values.templates) } : {}),
+    sandboxLimits: {
+      cpus: positiveNumber('--sandbox-cpus', values['sandbox-cpus'], defaultSandboxLimits.cpus),
+      memoryMB: positiveInt('--sandbox-memory', values['sandbox-memory'], defaultSandboxLimits.memoryMB),
+      pids: positiveInt('--sandbox-pids', values['sandbox-pids'], defaultSandboxLimits.pids),
+    },
     defaultSandbox: !values['no-default-sandbox'],
     isolation: values['no-isolation'] ? 'none' : 'auto',
     tls: values.tls === true || env.SANDBOX_TLS === '1',

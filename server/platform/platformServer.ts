@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import type { Duplex } from 'node:stream'
-import type { PlatformConfig } from '../config'
+import { defaultSandboxLimits, type PlatformConfig } from '../config'
 import { longLivedServerOptions } from '../http/longLivedServerOptions'
 import { settleUnreadBody } from '../http/settleUnreadBody'
 import { envdVersion } from '../runtime/version'
@@ -78,6 +78,7 @@ export async function startPlatform(
     templates,
     log,
     ...(config.metricsEveryMs ? { metricsEveryMs: config.metricsEveryMs } : {}),
+    sandboxLimits: { ...defaultSandboxLimits, ...config.sandboxLimits },
   })
   manager.restore()
   const api = platformApi(manager, { apiKey: key, envdVersion, isolation: launcher.isolation, log })

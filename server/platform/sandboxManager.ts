@@ -2,6 +2,7 @@ import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { newSandboxId, newSecret } from './ids'
 import type { LaunchedSandbox, SandboxLauncher } from './launcher/sandboxLauncher'
+import type { SandboxLimits } from './launcher/sandboxLimits'
 import { type SandboxMetric, SandboxMetrics } from './metrics/sandboxMetrics'
 import { PlatformError, sandboxNotFound } from './platformError'
 import type { SandboxRecord } from './sandboxRecord'
@@ -44,6 +45,8 @@ export interface ManagerOptions {
   now?: () => number
   /** How often each running sandbox's use is sampled (E2B: every 5 s). */
   metricsEveryMs?: number
+  /** What each new sandbox may use. */
+  sandboxLimits: SandboxLimits
 }
 
 interface Entry {
@@ -158,6 +161,7 @@ export class SandboxManager {
       endAt: new Date(now + (request.timeout ?? this.options.defaultTimeoutSeconds) * 1000).toISOString(),
       autoPause: request.autoPause ?? false,
       state: 'running',
+      limits: this.options.sandboxLimits,
     }
     const entry: Entry = { record, queue: Promise.resolve() }
     // Reserved before launching, so concurrent creates respect the limit.
@@ -286,11 +290,17 @@ export class SandboxManager {
         E2B_TEMPLATE_ID: templateID,
         ...entry.record.envVars,
       },
+      limits: this.limitsOf(entry.record),
     })
     entry.launched = launched
     void launched.exited.then(() => this.onExited(entry, launched))
     this.metrics.paused(id)
     this.sample(entry)
+  }
+
+  /** What a sandbox may use: its own limits, or the stack's for a record that has none. */
+  limitsOf(record: SandboxRecord): SandboxLimits {
+    return record.limits ?? this.options.sandboxLimits
   }
 
   private stopped(id: string): void {
@@ -305,9 +315,11 @@ export class SandboxManager {
     const { launched, record } = entry
     if (!launched || record.state !== 'running' || this.entries.get(record.sandboxID) !== entry) return
     try {
+      const { cpus, memoryMB } = this.limitsOf(record)
       this.metrics.sample(record.sandboxID, {
         members: () => launched.members(),
         homeDir: this.homeDir(record.sandboxID),
+        share: { cpus, memoryBytes: memoryMB * 1024 * 1024 },
       })
     } catch (err) {
       this.options.log(`sandbox ${record.sandboxID}: sampling its use failed: ${String(err)}`)

@@ -1,3 +1,5 @@
+import type { SandboxLimits } from './launcher/sandboxLimits'
+
 /** A sandbox as the platform remembers it across restarts (one entry of sandboxes.json). */
 export interface SandboxRecord {
   sandboxID: string
@@ -12,6 +14,8 @@ export interface SandboxRecord {
   /** On timeout: pause (true) or kill (false). */
   autoPause: boolean
   state: 'running' | 'paused'
+  /** What it may use (absent in records of older platforms: the stack's defaults then). */
+  limits?: SandboxLimits
   /**
    * Its processes are gone (the platform stopped meanwhile): the files are kept, and resuming
    * starts a fresh runtime on them instead of thawing the old one.

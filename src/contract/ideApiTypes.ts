@@ -34,6 +34,12 @@ export interface StackInfo {
   isolation: 'bubblewrap' | 'none'
   /** Each sandbox's network: its own with outbound access, its own offline, or the host's. */
   network: 'own' | 'own-offline' | 'host'
+  /** How the kernel bounds each sandbox's CPU, memory and processes, and which of them. */
+  limits: {
+    kind: 'cgroup-v2' | 'cgroup-v1' | 'none'
+    enforced: ('cpu' | 'memory' | 'pids')[]
+    warning?: string
+  }
   freezer: string
   warning?: string
   envdVersion: string

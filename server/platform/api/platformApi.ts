@@ -11,7 +11,7 @@ import { connectBody, createSandboxBody, pauseBody, resumeBody, timeoutBody } fr
 /** Most rows one page of GET /v2/sandboxes holds. */
 const maxPageSize = 100
 
-export interface PlatformApiOptions extends ViewContext {
+export interface PlatformApiOptions extends Omit<ViewContext, 'limitsOf'> {
   apiKey: string
   log: (line: string) => void
 }
@@ -61,7 +61,11 @@ function pageOf(url: URL, rows: SandboxRecord[]): { page: SandboxRecord[]; next?
 
 /** The E2B platform API (envd-api.md §11) over the sandbox manager, with `X-API-Key` auth. */
 export function platformApi(manager: SandboxManager, options: PlatformApiOptions) {
-  const view: ViewContext = { envdVersion: options.envdVersion, isolation: options.isolation }
+  const view: ViewContext = {
+    envdVersion: options.envdVersion,
+    isolation: options.isolation,
+    limitsOf: (record) => manager.limitsOf(record),
+  }
 
   const create: Handler = async (req, res) => {
     const body = await readJsonBody(req, createSandboxBody)

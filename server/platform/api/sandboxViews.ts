@@ -1,13 +1,21 @@
-import { cpus, totalmem } from 'node:os'
+import type { SandboxLimits } from '../launcher/sandboxLimits'
 import type { SandboxRecord } from '../sandboxRecord'
 
 /** What every view says about the machine and the runtime behind the sandboxes. */
 export interface ViewContext {
   envdVersion: string
   isolation: 'bubblewrap' | 'none'
+  /** What a sandbox may use (its limits, or the stack's for an older record). */
+  limitsOf(record: SandboxRecord): SandboxLimits
 }
 
-const machine = { cpuCount: cpus().length, memoryMB: Math.round(totalmem() / 1024 / 1024), diskSizeMB: 0 }
+/**
+ * E2B's machine figures, from the sandbox's limits: whole CPUs (at least one), its memory, and a
+ * disk size of 0 (no disk limit is enforced yet: it shares the data folder's disk).
+ */
+function machineOf(limits: SandboxLimits) {
+  return { cpuCount: Math.max(1, Math.ceil(limits.cpus)), memoryMB: limits.memoryMB, diskSizeMB: 0 }
+}
 
 /** E2B's `Sandbox`: the answer to create, connect and resume. */
 export function sandboxView(record: SandboxRecord, ctx: ViewContext) {
@@ -32,7 +40,7 @@ export function listedSandboxView(record: SandboxRecord, ctx: ViewContext) {
     clientID: 'local',
     startedAt: record.startedAt,
     endAt: record.endAt,
-    ...machine,
+    ...machineOf(ctx.limitsOf(record)),
     metadata: record.metadata,
     state: record.state,
     envdVersion: ctx.envdVersion,

@@ -20,7 +20,7 @@ const prefix = '/ide/api'
 export interface IdeApiOptions {
   manager: SandboxManager
   templates: Pick<TemplateCatalog, 'ids'>
-  launcher: Pick<SandboxLauncher, 'isolation' | 'network' | 'freezer' | 'warning'>
+  launcher: Pick<SandboxLauncher, 'isolation' | 'network' | 'limits' | 'freezer' | 'warning'>
   envdVersion: string
   /** The platform's --host: the one name besides loopback names the API answers on. */
   host: string
@@ -79,6 +79,11 @@ export function ideApi(options: IdeApiOptions) {
         sendJson(res, 200, {
           isolation: launcher.isolation,
           network: launcher.network,
+          limits: {
+            kind: launcher.limits.kind,
+            enforced: launcher.limits.enforced,
+            ...(launcher.limits.warning ? { warning: launcher.limits.warning } : {}),
+          },
           freezer: launcher.freezer,
           ...(launcher.warning ? { warning: launcher.warning } : {}),
           envdVersion,

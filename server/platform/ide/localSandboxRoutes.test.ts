@@ -42,6 +42,7 @@ describe('IDE API: local sandboxes', () => {
     expect(before.json).toEqual({
       isolation: launcher.isolation,
       network: launcher.network,
+      limits: { kind: launcher.limits.kind, enforced: launcher.limits.enforced },
       freezer: launcher.freezer,
       ...(launcher.warning ? { warning: launcher.warning } : {}),
       envdVersion,

@@ -10,6 +10,7 @@ import { ensureRuntimeBundle } from './runtimeBundle'
 import { runtimeFlags, runtimeStdin } from './runtimeInvocation'
 import { sandboxUser, writeSandboxEtcFiles } from './sandboxEtcFiles'
 import type { LaunchSpec, SandboxLauncher } from './sandboxLauncher'
+import { chooseLimits } from './sandboxLimits'
 import { attachSlirp, hasSlirp } from './slirpNetwork'
 import { findUnreadableEtcEntries } from './unreadableEtcEntries'
 
@@ -58,6 +59,12 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
     chooseFreezer(options.freezer ?? 'auto'),
   ])
   for (const reason of passedOver) log(`launcher: freezer ${reason}`)
+  const limits = await chooseLimits(freezer.kind)
+  log(
+    limits.kind === 'none'
+      ? `launcher: ${limits.warning}`
+      : `launcher: sandboxes bounded by ${limits.kind} (${limits.enforced.join(', ')})${limits.warning ? `; ${limits.warning}` : ''}`,
+  )
   const nodePath = realpathSync(process.execPath)
   let bundle = firstBundle
   // `vite build` empties dist/, bundle included: build it again rather than fail a launch.
@@ -76,6 +83,7 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
     return {
       isolation: 'none',
       network: 'host',
+      limits,
       freezer: freezer.kind,
       warning,
       launch: async (spec: LaunchSpec) => {
@@ -91,6 +99,7 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
           scope: 'descendants',
           log,
           startTimeoutMs,
+          limits: { enforcer: limits, values: spec.limits },
         })
       },
     }
@@ -110,6 +119,7 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
   return {
     isolation: 'bubblewrap',
     network: outbound ? 'own' : 'own-offline',
+    limits,
     freezer: freezer.kind,
     launch: async (spec: LaunchSpec) => {
       mkdirSync(spec.homeDir, { recursive: true })
@@ -147,6 +157,7 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
         scope: 'pid-namespace',
         log,
         startTimeoutMs,
+        limits: { enforcer: limits, values: spec.limits },
         socketPath: join(socketDir, runtimeSocketName),
         network: async (initPid) => {
           if (!outbound) return () => {}

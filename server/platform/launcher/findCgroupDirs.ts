@@ -10,7 +10,13 @@ export interface CgroupDirs {
   v2?: string
   /** In the cgroup v1 freezer hierarchy. */
   v1Freezer?: string
+  /** In the cgroup v1 hierarchies of the controllers that limit a sandbox, where mounted. */
+  v1Limits?: Partial<Record<LimitController, string>>
 }
+
+/** The controllers that bound a sandbox's CPU, memory and number of processes. */
+export type LimitController = 'cpu' | 'memory' | 'pids'
+export const limitControllers: LimitController[] = ['cpu', 'memory', 'pids']
 
 interface Mount {
   root: string
@@ -62,11 +68,22 @@ export function findCgroupDirs(): CgroupDirs {
   }
   let v2Path: string | undefined
   let freezerPath: string | undefined
+  const limitPaths: Partial<Record<LimitController, string>> = {}
   for (const line of own.split('\n')) {
     const [id, controllers, ...rest] = line.split(':')
     const path = rest.join(':')
+    const names = controllers?.split(',') ?? []
     if (id === '0' && controllers === '') v2Path = path
-    else if (controllers?.split(',').includes('freezer')) freezerPath = path
+    else if (names.includes('freezer')) freezerPath = path
+    for (const controller of limitControllers) if (names.includes(controller)) limitPaths[controller] = path
+  }
+  const v1Limits: Partial<Record<LimitController, string>> = {}
+  for (const controller of limitControllers) {
+    const dir = dirFor(
+      mounts.find((m) => m.fsType === 'cgroup' && m.superOptions.includes(controller)),
+      limitPaths[controller],
+    )
+    if (dir) v1Limits[controller] = dir
   }
   const v2 = dirFor(
     mounts.find((m) => m.fsType === 'cgroup2'),
@@ -76,5 +93,9 @@ export function findCgroupDirs(): CgroupDirs {
     mounts.find((m) => m.fsType === 'cgroup' && m.superOptions.includes('freezer')),
     freezerPath,
   )
-  return { ...(v2 ? { v2 } : {}), ...(v1Freezer ? { v1Freezer } : {}) }
+  return {
+    ...(v2 ? { v2 } : {}),
+    ...(v1Freezer ? { v1Freezer } : {}),
+    ...(Object.keys(v1Limits).length > 0 ? { v1Limits } : {}),
+  }
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchRuntime } from './launchRuntime'
 import { readProcEntry } from './procTable'
 import { signalFreezer } from './signalFreezer'
-import { createTestLauncher, type TestLauncher } from './testing/launcherFixture'
+import { createTestLauncher, type TestLauncher, testLimits } from './testing/launcherFixture'
 import { runBash, startTerminal } from './testing/sandboxCalls'
 import { waitFor } from './waitFor'
 
@@ -93,7 +93,13 @@ describe('a runtime that cannot start', () => {
     const kit = await createTestLauncher({ isolation: 'none' })
     try {
       await expect(
-        kit.launcher.launch({ id: 'x', homeDir: kit.stateDir, accessToken: 'a\nb', envVars: {} }),
+        kit.launcher.launch({
+          id: 'x',
+          homeDir: kit.stateDir,
+          accessToken: 'a\nb',
+          envVars: {},
+          limits: testLimits,
+        }),
       ).rejects.toThrow('the access token must be one non-empty line')
     } finally {
       await kit.dispose()

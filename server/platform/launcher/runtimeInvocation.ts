@@ -33,7 +33,7 @@ export function runtimeFlags(
 }
 
 /** What the launcher writes to the runtime's stdin for `runtimeFlags`: token line, env vars line. */
-export function runtimeStdin(spec: LaunchSpec): string {
+export function runtimeStdin(spec: Pick<LaunchSpec, 'accessToken' | 'envVars'>): string {
   if (!spec.accessToken || /[\r\n]/.test(spec.accessToken))
     throw new Error('the access token must be one non-empty line')
   return `${spec.accessToken}\n${JSON.stringify(spec.envVars)}\n`

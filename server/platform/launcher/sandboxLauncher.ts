@@ -1,3 +1,5 @@
+import type { LimitEnforcer, SandboxLimits } from './sandboxLimits'
+
 /** What the platform needs to start one sandbox's runtime. */
 export interface LaunchSpec {
   /** Sandbox id: 20 lowercase alphanumerics. */
@@ -8,6 +10,8 @@ export interface LaunchSpec {
   accessToken: string
   /** Environment for every process in the sandbox (E2B's envVars), plus E2B_SANDBOX and friends. */
   envVars: Record<string, string>
+  /** What it may use. */
+  limits: SandboxLimits
 }
 
 /** A sandbox runtime that is running (or frozen). */
@@ -39,6 +43,8 @@ export interface SandboxLauncher {
    * slirp4netns), 'own-offline' (its own, loopback only: slirp4netns is missing) or 'host'.
    */
   readonly network: 'own' | 'own-offline' | 'host'
+  /** Which limits the kernel enforces, and why not where it does not. */
+  readonly limits: Pick<LimitEnforcer, 'kind' | 'enforced' | 'warning'>
   /** How pause freezes a sandbox. */
   readonly freezer: 'cgroup-v2' | 'cgroup-v1' | 'signals'
   /** Why isolation is 'none', for the start banner and the API. */

@@ -15,19 +15,21 @@ export interface SandboxMetric {
   diskTotal: number
 }
 
-/** What a sandbox has to use: today the machine's (issue: limits per sandbox). */
+/** What a sandbox has to use: its limits (CPUs may be a fraction), or the machine's. */
 export interface SandboxShare {
-  cpuCount: number
+  cpus: number
   memoryBytes: number
 }
 
-export const machineShare: SandboxShare = { cpuCount: cpus().length, memoryBytes: totalmem() }
+export const machineShare: SandboxShare = { cpus: cpus().length, memoryBytes: totalmem() }
 
 /** One sandbox as the sampler sees it. */
 export interface Sampled {
   /** Host pids of its processes now. */
   members(): number[]
   homeDir: string
+  /** What it may use; the machine's when absent. */
+  share?: SandboxShare
 }
 
 interface History {
@@ -40,11 +42,10 @@ interface History {
 export interface MetricsOptions {
   /** Samples kept per sandbox; older ones go first. */
   keep: number
-  share: SandboxShare
   now: () => number
 }
 
-const defaults: MetricsOptions = { keep: 720, share: machineShare, now: Date.now }
+const defaults: MetricsOptions = { keep: 720, now: Date.now }
 
 /**
  * Walking a home for its size is the costly part of a sample: it is walked again only once this
@@ -69,7 +70,7 @@ export class SandboxMetrics {
     const history = this.history(id)
     const at = this.options.now()
     const usage = processUsage(sandbox.members())
-    const { cpuCount, memoryBytes } = this.options.share
+    const { cpus, memoryBytes } = sandbox.share ?? machineShare
     const busy = history.last
       ? Math.max(0, usage.cpuSeconds - history.last.cpuSeconds) /
         Math.max(0.001, (at - history.last.at) / 1000)
@@ -83,8 +84,8 @@ export class SandboxMetrics {
     const metric: SandboxMetric = {
       timestamp: new Date(at).toISOString(),
       timestampUnix: Math.floor(at / 1000),
-      cpuCount,
-      cpuUsedPct: Math.round(Math.min(100, (busy / cpuCount) * 100) * 100) / 100,
+      cpuCount: Math.max(1, Math.ceil(cpus)),
+      cpuUsedPct: Math.round(Math.min(100, (busy / cpus) * 100) * 100) / 100,
       memUsed: usage.memoryBytes,
       memTotal: memoryBytes,
       diskUsed: history.disk.bytes,

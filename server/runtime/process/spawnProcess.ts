@@ -42,9 +42,17 @@ export interface ProcessIO {
 
 /**
  * Runs `cmd` through `/bin/sh` as envd does, so the shell looks it up on PATH and a missing
- * command ends with status 127 and a message on stderr rather than failing the call.
+ * command ends with status 127 and a message on stderr rather than failing the call. First the
+ * shell puts the process back within reach of the out-of-memory killer: the platform shields
+ * the runtime from it (a sandbox that runs out of memory loses its hog, never its runtime), and
+ * children would inherit that.
  */
-const shellArgs = (spec: SpawnSpec) => ['-c', 'exec "$0" "$@"', spec.cmd, ...spec.args]
+const shellArgs = (spec: SpawnSpec) => [
+  '-c',
+  '{ echo 0 > /proc/self/oom_score_adj; } 2>/dev/null; exec "$0" "$@"',
+  spec.cmd,
+  ...spec.args,
+]
 
 /** Starts the process described by `spec`. */
 export function spawnProcess(spec: SpawnSpec): ProcessIO {

@@ -6,9 +6,13 @@ import { fileURLToPath } from 'node:url'
 import { runtimePort } from '../../testing/runtimeBridge'
 import { createSandboxLauncher, type SandboxLauncherOptions } from '../createSandboxLauncher'
 import type { LaunchedSandbox, SandboxLauncher } from '../sandboxLauncher'
+import type { SandboxLimits } from '../sandboxLimits'
 
 /** The repository root, as the platform passes it. */
 export const projectRoot = fileURLToPath(new URL('../../../../', import.meta.url))
+
+/** Roomy limits: tests that are not about limits must not meet them. */
+export const testLimits: SandboxLimits = { cpus: 2, memoryMB: 2048, pids: 2048 }
 
 /** A launched sandbox with what a test needs to talk to it and check on it. */
 export interface TestSandbox extends LaunchedSandbox {
@@ -22,7 +26,7 @@ export interface TestLauncher {
   launcher: SandboxLauncher
   stateDir: string
   logs: string[]
-  launch(envVars?: Record<string, string>): Promise<TestSandbox>
+  launch(envVars?: Record<string, string>, limits?: SandboxLimits): Promise<TestSandbox>
   /** Kills every sandbox still running and removes the temporary folders. */
   dispose(): Promise<void>
 }
@@ -45,12 +49,12 @@ export async function createTestLauncher(
     launcher,
     stateDir,
     logs,
-    launch: async (envVars = {}) => {
+    launch: async (envVars = {}, limits = testLimits) => {
       const id = randomBytes(10).toString('hex')
       const token = `tok-${randomBytes(12).toString('hex')}`
       const homeDir = join(scratch, `home-${id}`)
       mkdirSync(homeDir)
-      const sandbox = await launcher.launch({ id, homeDir, accessToken: token, envVars })
+      const sandbox = await launcher.launch({ id, homeDir, accessToken: token, envVars, limits })
       // Tests call the runtime on a loopback port: with a network of its own, a bridge to its socket.
       const test = Object.assign(sandbox, { id, token, homeDir, port: await runtimePort(sandbox) })
       sandboxes.push(test)

@@ -1,0 +1,79 @@
+// One sandbox never takes the others down: a fork bomb stops at its process limit, a memory hog
+// is killed inside its own sandbox while the runtime keeps answering, and the API tells each
+// sandbox's own figures. Through the official SDK, against real cgroups.
+import { CommandExitError, Sandbox } from 'e2b'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestPlatform, type TestPlatform } from './testing/platformFixture'
+
+const limits = { cpus: 1, memoryMB: 256, pids: 128 }
+
+describe('limits per sandbox', () => {
+  let tp: TestPlatform
+  let bomb: Sandbox
+  let neighbour: Sandbox
+  const savedEnv = { ...process.env }
+  const enforced = (controller: 'cpu' | 'memory' | 'pids') =>
+    tp.platform.launcher.limits.enforced.includes(controller)
+
+  beforeAll(async () => {
+    tp = await startTestPlatform({ sandboxLimits: limits })
+    Object.assign(process.env, { E2B_API_URL: tp.url, E2B_SANDBOX_URL: tp.url, E2B_API_KEY: tp.apiKey })
+    ;[bomb, neighbour] = await Promise.all([Sandbox.create(), Sandbox.create()])
+  }, 60_000)
+  afterAll(async () => {
+    process.env = savedEnv
+    await tp?.close()
+  })
+
+  it('is bounded by the kernel on this machine, and the API says by what', async () => {
+    expect(tp.platform.launcher.limits.kind, tp.platform.launcher.limits.warning).not.toBe('none')
+    const stack = (await import('./testing/ideCall')).ideCall
+    const answer = await stack(tp.platform, 'GET', '/stack')
+    expect(answer.json.limits).toEqual({
+      kind: tp.platform.launcher.limits.kind,
+      enforced: tp.platform.launcher.limits.enforced,
+    })
+  })
+
+  it('tells each sandbox’s own CPUs and memory in E2B’s answers and metrics', async () => {
+    const detail = await (await tp.api('GET', `/sandboxes/${bomb.sandboxId}`)).json()
+    expect(detail).toMatchObject({ cpuCount: 1, memoryMB: 256, diskSizeMB: 0 })
+    const listed = await (await tp.api('GET', '/v2/sandboxes')).json()
+    expect(listed.find((s: { sandboxID: string }) => s.sandboxID === bomb.sandboxId)).toMatchObject({
+      cpuCount: 1,
+      memoryMB: 256,
+    })
+    const [metric] = await bomb.getMetrics()
+    expect(metric).toMatchObject({ cpuCount: 1, memTotal: 256 * 1024 * 1024 })
+  })
+
+  it('stops a fork bomb at the process limit, inside its sandbox; the neighbour and the platform go on', async () => {
+    if (!enforced('pids')) return
+    // Every loop forks a sleeper until fork fails; then it keeps trying, as a bomb does.
+    await bomb.commands.run('while true; do sleep 30 & done', { background: true, timeoutMs: 0 })
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    for (let i = 0; i < 3; i++) {
+      expect((await neighbour.commands.run(`echo neighbour-${i}`)).stdout).toBe(`neighbour-${i}\n`)
+      expect((await tp.api('GET', `/sandboxes/${neighbour.sandboxId}`)).status).toBe(200)
+    }
+    // The bomb's own runtime still answers what needs no new process.
+    expect((await bomb.files.list('/home/user')).length).toBeGreaterThanOrEqual(0)
+    const failed = await bomb.commands.run('true').catch((err: unknown) => err)
+    // A new process in the bombed sandbox fails to fork, or squeezes in: never the neighbour's problem.
+    if (failed instanceof Error) expect(failed.message).toMatch(/error starting process|fork|resource/i)
+    await bomb.kill()
+    bomb = await Sandbox.create()
+    expect((await bomb.commands.run('echo recovered')).stdout).toBe('recovered\n')
+  })
+
+  it('kills a memory hog inside its sandbox, and the runtime goes on answering', async () => {
+    if (!enforced('memory')) return
+    const hog = await neighbour.commands
+      .run('python3 -c "held = bytearray(600 * 1024 * 1024); print(len(held))"')
+      .catch((err: unknown) => err)
+    expect(hog).toBeInstanceOf(CommandExitError)
+    expect((hog as CommandExitError).error ?? '').toContain('killed')
+    expect((await neighbour.commands.run('echo still-here')).stdout).toBe('still-here\n')
+    expect(await neighbour.files.exists('/home/user')).toBe(true)
+  })
+})
