@@ -34,6 +34,11 @@ test('opens the default sandbox; pause disables input and the runtime answers 50
   await wb.goto(stack.link())
   await wb.run('echo shell-pid=$$', /shell-pid=\d+/)
   const pid = ((await wb.terminalRows.textContent()) ?? '').match(/shell-pid=(\d+)/)?.[1]
+  // The status bar shows the sandbox's use against its limits (the stack's default: 2048 MB).
+  const statusBar = page.getByRole('region', { name: 'Status bar' })
+  await expect(statusBar.getByRole('meter', { name: /^CPU/ })).toBeVisible()
+  await expect(statusBar.getByRole('meter', { name: /^Memory/ })).toHaveAttribute('max', '2048')
+  await expect(statusBar).toContainText(/\d+ \/ 2048 MB/)
   await screenshot(page, testInfo, 'workbench')
 
   await wb.toolbar.getByRole('button', { name: 'Pause' }).click()

@@ -5,6 +5,7 @@ import type {
   EmbedConfig,
   RemoteInfo,
   SandboxSummary,
+  SandboxUsage,
   SessionInfo,
   SignedInAnswer,
   SignInAnswer,
@@ -100,6 +101,7 @@ export const ideApi = {
   killSandbox: (sandboxId: string) => call<void>('DELETE', `/sandboxes/${encodeURIComponent(sandboxId)}`),
   session: (p: PlatformPath) => call<SessionInfo>('GET', `${base(p)}/session`),
   pause: (p: PlatformPath) => call<void>('POST', `${base(p)}/pause`),
+  usage: (p: PlatformPath) => call<SandboxUsage>('GET', `${base(p)}/usage`),
   resume: (p: PlatformPath) => call<SessionInfo>('POST', `${base(p)}/resume`, {}),
   setTimeout: (p: PlatformPath, seconds: number) =>
     call<TimeoutAnswer>('POST', `${base(p)}/timeout`, { seconds }),

@@ -83,3 +83,13 @@ export interface ErrorBody {
   code: number
   message: string
 }
+
+/** A sandbox's latest use against what it may use (from E2B's metrics); null before any sample. */
+export type SandboxUsage = {
+  cpuUsedPct: number
+  cpuCount: number
+  memUsedMiB: number
+  memTotalMiB: number
+  /** When it was sampled (ISO time). */
+  at: string
+} | null

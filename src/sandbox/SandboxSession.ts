@@ -3,7 +3,7 @@ import type { RuntimeEndpoint } from '../api/files'
 import { ApiError, ideApi } from '../api/ideApi'
 import { runtimeTransport, shardedUrl } from '../api/runtimeTransport'
 import { Subscribers } from '../common/Subscribers'
-import type { SessionInfo } from '../contract/ideApiTypes'
+import type { SandboxUsage, SessionInfo } from '../contract/ideApiTypes'
 import { Filesystem } from '../gen/filesystem_pb'
 import { Process } from '../gen/process_pb'
 import { backoffDelay } from './backoff'
@@ -115,6 +115,15 @@ export class SandboxSession {
 
   async resume(): Promise<void> {
     this.apply(await ideApi.resume(this.platformPath()))
+  }
+
+  /**
+   * What the sandbox uses now against its limits, from its platform's metrics; null where it has
+   * no platform (a bare runtime URL) or no sample yet.
+   */
+  async usage(): Promise<SandboxUsage> {
+    if (this.address.source === 'runtime') return null
+    return ideApi.usage(this.address)
   }
 
   /** Sets the timeout to `seconds` from now. */

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { PlatformError } from '../platformError'
 import type { StoredRemote } from './remoteStore'
+import type { MetricFigures } from './sandboxUsage'
 
 /** How long one call to a remote API may take, answer included. */
 const callTimeoutMs = 10_000
@@ -14,6 +15,15 @@ const sandboxDetail = z.object({
   envdAccessToken: z.string().nullish(),
   domain: z.string().nullish(),
 })
+
+/** The parts of E2B's `SandboxMetric` the IDE shows. */
+const metricFigures = z.object({
+  timestamp: z.string(),
+  cpuCount: z.number(),
+  cpuUsedPct: z.number(),
+  memUsed: z.number(),
+  memTotal: z.number(),
+}) satisfies z.ZodType<MetricFigures>
 
 /** A sandbox as an E2B-compatible API describes it. */
 export type RemoteSandboxDetail = z.infer<typeof sandboxDetail>
@@ -63,6 +73,20 @@ export class E2bClient {
     const parsed = sandboxDetail.safeParse(json)
     if (!parsed.success)
       throw new PlatformError(502, `the E2B API described sandbox ${id} in an unexpected shape`)
+    return parsed.data
+  }
+
+  /** GET /sandboxes/{id}/metrics: the sandbox's use over time; what does not parse is left out. */
+  async metrics(id: string): Promise<MetricFigures[]> {
+    let json: unknown
+    try {
+      json = JSON.parse(await this.call('GET', `/sandboxes/${id}/metrics`))
+    } catch (err) {
+      if (err instanceof PlatformError) throw err
+    }
+    const parsed = z.array(metricFigures).safeParse(json)
+    if (!parsed.success)
+      throw new PlatformError(502, `the E2B API gave sandbox ${id}'s metrics in an unexpected shape`)
     return parsed.data
   }
 

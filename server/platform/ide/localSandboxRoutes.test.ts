@@ -165,6 +165,24 @@ describe('IDE API: local sandboxes', () => {
     await call('DELETE', `/sandboxes/${id}`)
   })
 
+  it('tells a sandbox’s latest use against its limits, for the status bar’s meters', async () => {
+    const { sandboxId: id } = (await call('POST', '/sandboxes', { timeoutSeconds: 120 })).json
+    // A first sample is taken as the sandbox starts.
+    const usage = await call('GET', `/sandboxes/${id}/usage`)
+    expect(usage.status).toBe(200)
+    const { memoryMB } = tp.platform.manager.limitsOf(tp.platform.manager.get(id))
+    expect(usage.json).toEqual({
+      cpuUsedPct: expect.any(Number),
+      cpuCount: expect.any(Number),
+      memUsedMiB: expect.any(Number),
+      memTotalMiB: memoryMB,
+      at: expect.any(String),
+    })
+    expect(usage.json.memUsedMiB).toBeGreaterThan(0)
+    expect((await call('GET', '/sandboxes/aaaaaaaaaaaaaaaaaaaa/usage')).status).toBe(404)
+    await call('DELETE', `/sandboxes/${id}`)
+  })
+
   it('pauses (204, then 409), resumes to a running session (200), and sets timeouts', async () => {
     const { sandboxId: id } = (await call('POST', '/sandboxes', { timeoutSeconds: 120 })).json
     const session = (await call('GET', `/sandboxes/${id}/session`)).json

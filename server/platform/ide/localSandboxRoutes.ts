@@ -1,4 +1,4 @@
-import type { TemplateSummary, TimeoutAnswer } from '../../../src/contract/ideApiTypes'
+import type { SandboxUsage, TemplateSummary, TimeoutAnswer } from '../../../src/contract/ideApiTypes'
 import { readJsonBody, sendJson } from '../api/httpJson'
 import { isSandboxId } from '../ids'
 import { PlatformError } from '../platformError'
@@ -8,6 +8,7 @@ import type { IdeRoute } from './ideRoute'
 import { createSandboxBody, resumeSandboxBody, sandboxTimeoutBody } from './ideSchemas'
 import { localSession } from './localSession'
 import { sandboxSummary } from './sandboxSummary'
+import { latestUsage } from './sandboxUsage'
 
 /** What the local sandbox routes need from the platform. */
 export interface LocalSandboxDeps {
@@ -81,6 +82,14 @@ export function localSandboxRoutes(deps: LocalSandboxDeps): IdeRoute[] {
       methods: {
         GET: async (req, res, params) => {
           sendJson(res, 200, localSession(manager.get(sandboxIdParam(params)), req, envdVersion))
+        },
+      },
+    },
+    {
+      pattern: /^\/sandboxes\/([^/]+)\/usage$/,
+      methods: {
+        GET: async (_req, res, params) => {
+          sendJson(res, 200, latestUsage(manager.metricsOf(sandboxIdParam(params))) satisfies SandboxUsage)
         },
       },
     },

@@ -140,6 +140,13 @@ describe('IDE API: E2B remotes', () => {
     expect(res.text).toBe('{}')
   })
 
+  it('tells the remote sandbox’s latest use from the remote’s own metrics', async () => {
+    const usage = await call('GET', sandboxPath('usage'))
+    expect(usage.status).toBe(200)
+    const { memoryMB } = cloud.platform.manager.limitsOf(cloud.platform.manager.get(sandboxId))
+    expect(usage.json).toMatchObject({ memTotalMiB: memoryMB, at: expect.any(String) })
+  })
+
   it('pauses through the remote (204, then its 409) and resumes to a running session', async () => {
     expect((await call('POST', sandboxPath('pause'))).status).toBe(204)
     const paused = await call('GET', sandboxPath('session'))

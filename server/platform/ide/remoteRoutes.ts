@@ -1,4 +1,4 @@
-import type { RemoteInfo, TimeoutAnswer } from '../../../src/contract/ideApiTypes'
+import type { RemoteInfo, SandboxUsage, TimeoutAnswer } from '../../../src/contract/ideApiTypes'
 import { readJsonBody, sendJson } from '../api/httpJson'
 import { PlatformError } from '../platformError'
 import { E2bClient } from './e2bClient'
@@ -8,6 +8,7 @@ import { addRemoteBody, resumeSandboxBody, sandboxTimeoutBody } from './ideSchem
 import { remoteEndpoint } from './remoteEndpoint'
 import { remoteSession } from './remoteSession'
 import { isRemoteId, publicRemote, type RemoteStore, type StoredRemote } from './remoteStore'
+import { latestUsage } from './sandboxUsage'
 
 /** Timeout of an E2B sandbox resumed without one (seconds): the e2b SDK's default. */
 const e2bDefaultTimeoutSeconds = 300
@@ -31,7 +32,7 @@ function sandboxParam(params: string[]): string {
 export function remoteRoutes(store: RemoteStore, log: (line: string) => void): IdeRoute[] {
   const sandboxRoute = (action: string, handler: IdeHandler): IdeRoute => ({
     pattern: new RegExp(`^/remotes/([^/]+)/sandboxes/([^/]+)/${action}$`),
-    methods: { [action === 'session' ? 'GET' : 'POST']: handler },
+    methods: { [action === 'session' || action === 'usage' ? 'GET' : 'POST']: handler },
   })
   const session = async (remote: StoredRemote, id: string) =>
     remoteSession(remote, await new E2bClient(remote).sandbox(id))
@@ -80,6 +81,14 @@ export function remoteRoutes(store: RemoteStore, log: (line: string) => void): I
     },
     sandboxRoute('session', async (_req, res, params) => {
       sendJson(res, 200, await session(remoteParam(store, params), sandboxParam(params)))
+    }),
+    sandboxRoute('usage', async (_req, res, params) => {
+      const remote = remoteParam(store, params)
+      sendJson(
+        res,
+        200,
+        latestUsage(await new E2bClient(remote).metrics(sandboxParam(params))) satisfies SandboxUsage,
+      )
     }),
     sandboxRoute('pause', async (_req, res, params) => {
       const remote = remoteParam(store, params)

@@ -1,6 +1,8 @@
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import { stateLabel } from '../../sandbox/sessionState'
 import { useExternalStore } from '../../ui/useExternalStore'
+import { UsageMeters } from './UsageMeters'
+import { useSandboxUsage } from './useSandboxUsage'
 
 const sourceLabel = { local: 'local stack', e2b: 'E2B', runtime: 'runtime URL' } as const
 
@@ -8,6 +10,7 @@ const sourceLabel = { local: 'local stack', e2b: 'E2B', runtime: 'runtime URL' }
 export function StatusBar({ session }: { session: SandboxSession }) {
   const snap = useExternalStore(session)
   const { state } = snap
+  const usage = useSandboxUsage(session, state.kind === 'running')
   const detail =
     state.kind === 'reconnecting' || state.kind === 'unreachable' || state.kind === 'gone'
       ? ` — ${state.reason}`
@@ -21,6 +24,7 @@ export function StatusBar({ session }: { session: SandboxSession }) {
         {detail}
       </span>
       <span className="toolbar-spacer" />
+      {usage && <UsageMeters usage={usage} />}
       <span>{sourceLabel[snap.source]}</span>
       <span>Ctrl+Shift+P: commands</span>
     </section>
