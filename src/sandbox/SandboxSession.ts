@@ -9,6 +9,7 @@ import { Process } from '../gen/process_pb'
 import { backoffDelay } from './backoff'
 import type { SandboxAddress } from './sandboxAddress'
 import { type SandboxFiles, sandboxFiles } from './sandboxFiles'
+import { type ListeningPort, listeningPorts, portUrl, sandboxLink } from './sandboxPorts'
 import { type SandboxProcesses, sandboxProcesses } from './sandboxProcesses'
 import type { SessionState } from './sessionState'
 
@@ -124,6 +125,26 @@ export class SandboxSession {
   async usage(): Promise<SandboxUsage> {
     if (this.address.source === 'runtime') return null
     return ideApi.usage(this.address)
+  }
+
+  /** The ports the sandbox's programs listen on (its runtime's own left out). */
+  ports(): Promise<ListeningPort[]> {
+    return listeningPorts(this.files)
+  }
+
+  /**
+   * The URL of one of the sandbox's ports, `{port}-{sandboxId}.{domain}` as on E2B; undefined
+   * when its runtime is not reached that way (a bare runtime URL) or not known yet.
+   */
+  portUrl(port: number, path = '/'): string | undefined {
+    const endpoint = this.endpoint
+    return endpoint && portUrl(endpoint.runtimeUrl, port, path)
+  }
+
+  /** Where a link printed in the sandbox leads: its own ports for localhost links (see sandboxLink). */
+  linkTarget(link: string): string {
+    const endpoint = this.endpoint
+    return endpoint ? sandboxLink(endpoint.runtimeUrl, link) : link
   }
 
   /** Sets the timeout to `seconds` from now. */

@@ -1,5 +1,6 @@
 import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels'
 import { ExplorerPanel, type ExplorerProps } from '../features/files/ExplorerPanel'
+import { PortsPanel } from '../features/ports/PortsPanel'
 import { ProcessPanel } from '../features/processes/ProcessPanel'
 import type { SandboxSession } from '../sandbox/SandboxSession'
 import { browserStorage } from '../ui/browserStorage'
@@ -11,13 +12,15 @@ interface SidebarProps {
   /** Remembers the split per sandbox, as the workbench's other groups do. */
   layoutKey: string
   onAttach(pid: number, title: string): void
+  /** Shows one of the sandbox's ports in the preview pane. */
+  onPreview(port: number): void
 }
 
-/** The left column: the explorer above the process list, resizable. */
-export function Sidebar({ session, explorer, layoutKey, onAttach }: SidebarProps) {
+/** The left column: the explorer above the process list and the ports, resizable. */
+export function Sidebar({ session, explorer, layoutKey, onAttach, onPreview }: SidebarProps) {
   const rows = useDefaultLayout({
     id: `layout:${layoutKey}:sidebar`,
-    panelIds: ['files', 'processes'],
+    panelIds: ['files', 'processes', 'ports'],
     storage: browserStorage,
   })
   return (
@@ -26,8 +29,12 @@ export function Sidebar({ session, explorer, layoutKey, onAttach }: SidebarProps
         <ExplorerPanel session={session} {...explorer} />
       </Panel>
       <Separator className="separator" aria-label="Resize processes" />
-      <Panel id="processes" defaultSize="35%" minSize="10%">
+      <Panel id="processes" defaultSize="25%" minSize="10%">
         <ProcessPanel session={session} onAttach={onAttach} />
+      </Panel>
+      <Separator className="separator" aria-label="Resize ports" />
+      <Panel id="ports" defaultSize="20%" minSize="8%">
+        <PortsPanel session={session} onPreview={onPreview} />
       </Panel>
     </Group>
   )

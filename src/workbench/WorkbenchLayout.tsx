@@ -1,8 +1,10 @@
 import type { ReactNode } from 'react'
 import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels'
 import { EditorArea } from '../features/editor/EditorArea'
+import { PreviewPane } from '../features/preview/PreviewPane'
 import { TerminalPanel } from '../features/terminal/TerminalPanel'
 import { browserStorage } from '../ui/browserStorage'
+import { useExternalStore } from '../ui/useExternalStore'
 import { Sidebar } from './Sidebar'
 import type { Workspace } from './Workspace'
 
@@ -29,7 +31,7 @@ interface WorkbenchLayoutProps {
 
 /** Explorer | editor above a terminal panel, resizable, sizes remembered per `layoutKey`. */
 export function WorkbenchLayout({
-  workspace: { session, terminals, watch, editor },
+  workspace: { session, terminals, watch, editor, preview },
   theme,
   visibility,
   layoutKey,
@@ -37,9 +39,15 @@ export function WorkbenchLayout({
   readOnly = false,
   side,
 }: WorkbenchLayoutProps) {
+  const previewed = useExternalStore(preview) !== undefined
   const columns = useDefaultLayout({
     id: `layout:${layoutKey}:columns`,
-    panelIds: [...(visibility.explorer ? ['explorer'] : []), 'main', ...(side ? ['side'] : [])],
+    panelIds: [
+      ...(visibility.explorer ? ['explorer'] : []),
+      'main',
+      ...(previewed ? ['preview'] : []),
+      ...(side ? ['side'] : []),
+    ],
     storage: browserStorage,
   })
   const rowIds = [visibility.editor && 'editor', visibility.terminal && 'terminal'].filter(
@@ -71,6 +79,7 @@ export function WorkbenchLayout({
                 showTerminal()
                 terminals.attach(pid, title)
               }}
+              onPreview={(port) => preview.open(port)}
             />
           </Panel>
           <Separator className="separator" aria-label="Resize explorer" />
@@ -93,6 +102,14 @@ export function WorkbenchLayout({
           )}
         </Group>
       </Panel>
+      {previewed && (
+        <>
+          <Separator className="separator" aria-label="Resize preview" />
+          <Panel id="preview" defaultSize="35%" minSize="15%">
+            <PreviewPane session={session} model={preview} />
+          </Panel>
+        </>
+      )}
       {side && (
         <>
           <Separator className="separator" aria-label="Resize lab" />

@@ -1,6 +1,7 @@
 import { EditorManager } from '../features/editor/EditorManager'
 import { guardUnsavedEdits } from '../features/editor/guardUnsavedEdits'
 import { LabController } from '../features/lab/LabController'
+import { PreviewModel } from '../features/preview/PreviewModel'
 import { keepScreensOnLeave } from '../features/terminal/keepScreensOnLeave'
 import { TerminalInstance } from '../features/terminal/TerminalInstance'
 import { TerminalManager } from '../features/terminal/TerminalManager'
@@ -32,7 +33,10 @@ export class Workspace {
   readonly terminals: TerminalManager
   readonly editor: EditorManager
   readonly lab: LabController | undefined
+  /** Which of the sandbox's ports the preview pane shows. */
+  readonly preview = new PreviewModel()
   private readonly unlinkLab: () => void
+  private readonly unlinkPreview: () => void
   private readonly unguardEdits: () => void
   private readonly unguardTerminals: () => void
 
@@ -53,6 +57,8 @@ export class Workspace {
     this.unguardEdits = guardUnsavedEdits(this.editor)
     this.lab = options.lab ? new LabController(session, this.watch) : undefined
     this.unlinkLab = this.lab ? linkLabToEditor(this.lab, this.editor) : () => {}
+    // A saved file shows in the preview at once (a plain server has no live reload of its own).
+    this.unlinkPreview = this.editor.onSaved(() => this.preview.reload())
   }
 
   setTheme(theme: 'light' | 'dark'): void {
@@ -61,6 +67,7 @@ export class Workspace {
 
   dispose(): void {
     this.unlinkLab()
+    this.unlinkPreview()
     this.lab?.dispose()
     this.unguardEdits()
     this.editor.dispose()

@@ -92,7 +92,7 @@ export class TerminalInstance {
     this.term.loadAddon(this.serializer)
     this.term.open(this.element)
     this.term.textarea?.setAttribute('aria-label', `${record.title} input: Escape then Tab moves focus out`)
-    this.addons = new TerminalAddons(this.term, this.element)
+    this.addons = new TerminalAddons(this.term, this.element, (uri) => session.linkTarget(uri))
     this.clipboard = new TerminalClipboard(this.term, this.element, () => settings.getState().copyOnSelect)
     this.mirror = TerminalTextMirror.forTests(this.term, this.element)
     this.unsubscribeSettings = settings.subscribe((s) => {

@@ -8,12 +8,6 @@ import { webglIsHardware } from './webglIsHardware'
 /** Which renderer draws a terminal; shown as `data-renderer` on its screen element. */
 export type TerminalRenderer = 'webgl' | 'dom'
 
-/** Opens a link the terminal printed in a new tab that gets no handle back on the IDE. */
-function openLink(event: MouseEvent, uri: string): void {
-  event.preventDefault()
-  window.open(uri, '_blank', 'noopener,noreferrer')
-}
-
 /** Drops the WebGL contexts of a terminal's canvases now rather than at garbage collection. */
 function releaseContexts(canvases: HTMLCanvasElement[]): void {
   // A canvas that draws in 2D (xterm's link layer) answers null here, so only GL contexts are lost.
@@ -43,9 +37,15 @@ export class TerminalAddons {
   constructor(
     private readonly term: Terminal,
     private readonly screen: HTMLElement,
+    /** Where a printed link leads (a localhost link: the sandbox's port, not this machine's). */
+    linkTarget: (uri: string) => string,
   ) {
     const unicode = new Unicode11Addon()
-    const links = new WebLinksAddon(openLink)
+    // In a new tab that gets no handle back on the IDE.
+    const links = new WebLinksAddon((event, uri) => {
+      event.preventDefault()
+      window.open(linkTarget(uri), '_blank', 'noopener,noreferrer')
+    })
     this.others = [unicode, links]
     term.loadAddon(unicode)
     term.unicode.activeVersion = '11'

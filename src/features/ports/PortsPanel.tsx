@@ -1,0 +1,76 @@
+import { useCallback } from 'react'
+import type { SandboxSession } from '../../sandbox/SandboxSession'
+import { reportErrors } from '../../ui/notifications'
+import { useExternalStore } from '../../ui/useExternalStore'
+import { usePolling } from '../../ui/usePolling'
+
+/** A port that opens shows up within this long. */
+const pollMs = 2000
+
+/**
+ * The ports the sandbox's programs listen on, found live, each with what to do with it: preview
+ * it beside the code, open it in a tab of its own, or copy its URL (no token in it: a port's URL
+ * is E2B's public `{port}-{sandboxId}` address).
+ */
+export function PortsPanel({
+  session,
+  onPreview,
+}: {
+  session: SandboxSession
+  onPreview(port: number): void
+}) {
+  const running = useExternalStore(session).state.kind === 'running'
+  const load = useCallback(() => session.ports(), [session])
+  const ports = usePolling(running ? load : undefined, pollMs)
+  return (
+    <section className="panel ports" aria-label="Ports">
+      <div className="panel-header">
+        <h2 className="panel-title">Ports</h2>
+      </div>
+      {!ports || ports.length === 0 ? (
+        <p className="panel-message">
+          {running
+            ? 'Nothing listens yet. Start a server (python3 -m http.server 8000) and it shows here.'
+            : ''}
+        </p>
+      ) : (
+        <ul className="ports-list">
+          {ports.map(({ port, allAddresses }) => {
+            const url = session.portUrl(port)
+            return (
+              <li key={port} aria-label={`Port ${port}`}>
+                <span className="port-number">{port}</span>
+                {!allAddresses && <span className="port-note">localhost only</span>}
+                <span className="toolbar-spacer" />
+                <button type="button" onClick={() => onPreview(port)}>
+                  Preview
+                </button>
+                {url && (
+                  <>
+                    <a
+                      href={url}
+                      target="_blank"
+                      rel="noopener noreferrer"
+                      aria-label={`Open port ${port} in a new tab`}
+                    >
+                      Open
+                    </a>
+                    <button
+                      type="button"
+                      aria-label={`Copy the URL of port ${port}`}
+                      onClick={() =>
+                        void reportErrors('Copying the URL failed', () => navigator.clipboard.writeText(url))
+                      }
+                    >
+                      Copy URL
+                    </button>
+                  </>
+                )}
+              </li>
+            )
+          })}
+        </ul>
+      )}
+    </section>
+  )
+}

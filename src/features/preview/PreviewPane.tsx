@@ -1,0 +1,72 @@
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react'
+import type { SandboxSession } from '../../sandbox/SandboxSession'
+import { useExternalStore } from '../../ui/useExternalStore'
+import { usePolling } from '../../ui/usePolling'
+import type { PreviewModel } from './PreviewModel'
+
+/** How often a closed port is looked for again (it reloads by itself when it opens). */
+const pollMs = 2000
+
+/**
+ * A port of the sandbox beside the code: an address bar for the path, reload, open in a tab of
+ * its own, and a clear state while the port is closed (it reloads by itself once it opens). The
+ * frame is another origin than the IDE's and sandboxed besides: the app gets its own storage,
+ * never the IDE's page, cookies or tokens, and its links cannot navigate the IDE away.
+ */
+export function PreviewPane({ session, model }: { session: SandboxSession; model: PreviewModel }) {
+  const target = useExternalStore(model)
+  const running = useExternalStore(session).state.kind === 'running'
+  const load = useCallback(() => session.ports(), [session])
+  const ports = usePolling(running && target ? load : undefined, pollMs)
+  const open = target && ports ? ports.some((p) => p.port === target.port) : undefined
+  const [path, setPath] = useState(target?.path ?? '/')
+  const wasOpen = useRef(open)
+  useEffect(() => setPath(target?.path ?? '/'), [target?.path])
+  // The server came back (restarted after an edit): show its page again.
+  useEffect(() => {
+    if (open && wasOpen.current === false) model.reload()
+    wasOpen.current = open
+  }, [open, model])
+  if (!target) return null
+  const url = session.portUrl(target.port, target.path)
+  const go = (event: FormEvent) => {
+    event.preventDefault()
+    model.open(target.port, path)
+  }
+  return (
+    <section className="preview" aria-label={`Preview of port ${target.port}`}>
+      <form className="preview-bar" onSubmit={go}>
+        <span className="port-number">:{target.port}</span>
+        <input aria-label="Path" value={path} onChange={(e) => setPath(e.target.value)} spellCheck={false} />
+        <button type="button" onClick={() => model.reload()}>
+          Reload
+        </button>
+        {url && (
+          <a href={url} target="_blank" rel="noopener noreferrer">
+            Open in new tab
+          </a>
+        )}
+        <button type="button" aria-label="Close preview" onClick={() => model.close()}>
+          ✕
+        </button>
+      </form>
+      {!url ? (
+        <p className="panel-message">
+          This sandbox was opened by its runtime URL: its ports have no address here.
+        </p>
+      ) : open === false ? (
+        <p className="panel-message" role="status">
+          Port {target.port} is closed: nothing listens on it now. The preview loads by itself once it opens.
+        </p>
+      ) : (
+        <iframe
+          key={target.generation}
+          title={`Port ${target.port}`}
+          src={url}
+          sandbox="allow-scripts allow-forms allow-same-origin allow-popups allow-modals allow-downloads"
+          referrerPolicy="no-referrer"
+        />
+      )}
+    </section>
+  )
+}
