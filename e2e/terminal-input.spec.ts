@@ -164,15 +164,16 @@ test('a printed URL is a link that opens in a new tab without a handle on the ID
 }) => {
   const wb = new WorkbenchPage(page)
   await wb.goto(stack.link())
-  const url = `${stack.url}/linked-$((6*7))`
-  await wb.run(`echo ${url}`, `${stack.url}/linked-42`)
-  const { x, y } = await wb.pointAt(`${stack.url}/linked-42`, 3)
+  // A host that is not this machine's loopback name (those lead to the sandbox's own ports).
+  const site = `http://embed-demo.localhost:${stack.port}`
+  await wb.run(`echo ${site}/linked-$((6*7))`, `${site}/linked-42`)
+  const { x, y } = await wb.pointAt(`${site}/linked-42`, 3)
   await page.mouse.move(x, y)
   await expect(wb.terminal.locator('.xterm-screen')).toHaveClass(/xterm-cursor-pointer/)
   const opened = context.waitForEvent('page')
   await page.mouse.click(x, y)
   const tab = await opened
-  await expect.poll(() => tab.url()).toBe(`${stack.url}/linked-42`)
+  await expect.poll(() => tab.url()).toBe(`${site}/linked-42`)
   expect(await tab.evaluate(() => window.opener)).toBeNull()
 })
 
