@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test'
+import { EditorPage } from './pages/EditorPage'
 import { screenshot, WorkbenchPage } from './pages/WorkbenchPage'
 import { stackForThisFile } from './stack'
 
@@ -39,6 +40,36 @@ test('a server started in the terminal shows in Ports; its preview sits beside t
   await expect(frame.getByRole('heading', { name: 'Hello preview' })).toBeVisible()
   await expect(preview.locator('iframe')).toHaveAttribute('sandbox', /allow-scripts/)
   await screenshot(page, testInfo, 'preview')
+
+  // The previewed app is another origin, sandboxed: it cannot reach the IDE's page or storage.
+  const reach = await frame.locator('body').evaluate(() => {
+    const tries: Record<string, string> = {}
+    try {
+      tries.parent = String(window.parent.document.title)
+    } catch (err) {
+      tries.parent = (err as Error).name
+    }
+    try {
+      // Its own storage, where the browser gives a frame any: never the IDE's keys.
+      tries.storage = String(
+        Object.keys(window.localStorage).filter((k) => k.startsWith('sandbox-ide')).length,
+      )
+    } catch (err) {
+      tries.storage = (err as Error).name
+    }
+    tries.cookie = document.cookie.includes('sandbox_ide') ? 'seen' : 'none'
+    return tries
+  })
+  expect(reach).toMatchObject({ parent: 'SecurityError', cookie: 'none' })
+  expect(['0', 'SecurityError']).toContain(reach.storage)
+
+  // Saved in the editor: the preview shows it at once.
+  const editor = new EditorPage(page)
+  await editor.open('/home/user/site/index.html')
+  await editor.editable()
+  await editor.typeAtEnd('<p>Saved from the editor</p>')
+  await editor.save()
+  await expect(frame.getByText('Saved from the editor')).toBeVisible()
 
   // The server stops: the pane says so; it starts again: the page comes back by itself.
   await wb.type('\u0003')
