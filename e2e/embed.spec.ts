@@ -248,6 +248,33 @@ test.describe('a trusted parent', () => {
   })
   test.afterAll(() => trustedStack.dispose())
 
+  test('previews a port once it opens, and tells the parent as ports open and close', async ({ page }) => {
+    const parent = new EmbedParentPage(page, trustedStack)
+    await parent.gotoTestParent('panels=terminal&preview=8123', {
+      origin: `http://trusted.localhost:${trustedStack.port}`,
+    })
+    const preview = parent.ide.getByRole('region', { name: 'Preview of port 8123' })
+    await expect(preview.getByRole('status')).toContainText('Port 8123 is closed')
+    await parent.call(
+      'runCommand',
+      "mkdir -p ~/emb && cd ~/emb && echo '<h1>Embedded app</h1>' > index.html && exec python3 -m http.server 8123",
+    )
+    const frame = preview.frameLocator('iframe[title="Port 8123"]')
+    await expect(frame.getByRole('heading', { name: 'Embedded app' })).toBeVisible({ timeout: 15_000 })
+    await expect
+      .poll(async () => (await parent.events()).filter((e) => e.event === 'portOpened'))
+      .toContainEqual({ event: 'portOpened', data: { port: 8123 } })
+
+    expect(await parent.call('openPreview', 8123, '/missing.html')).toEqual({ result: null })
+    await expect(frame.getByText('File not found')).toBeVisible()
+    expect(await parent.call('openPreview', 0)).toMatchObject({ error: { code: 'invalid' } })
+
+    await parent.call('runCommand', 'pkill -f "http.server 8123"')
+    await expect
+      .poll(async () => (await parent.events()).filter((e) => e.event === 'portClosed'))
+      .toContainEqual({ event: 'portClosed', data: { port: 8123 } })
+  })
+
   test('runs commands without asking', async ({ page }) => {
     const parent = new EmbedParentPage(page, trustedStack)
     await parent.gotoTestParent('panels=terminal', {

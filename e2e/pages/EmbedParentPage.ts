@@ -67,7 +67,7 @@ export class EmbedParentPage {
     const { connectIde } = await import('/embed-client.js')
     const session = await (await fetch('/session')).json()
     const ide = await connectIde(document.getElementById('ide'), session)
-    for (const event of ['ready', 'fileSaved', 'processExited', 'stateChanged'])
+    for (const event of ['ready', 'fileSaved', 'processExited', 'stateChanged', 'portOpened', 'portClosed'])
       ide.on(event, (data) => window.events.push({ event, data }))
     window.embedded = ide
   }

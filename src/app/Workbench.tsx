@@ -82,7 +82,7 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: 'lig
       <WorkbenchLayout
         workspace={workspace}
         theme={theme}
-        visibility={{ ...visibility, editor: true }}
+        visibility={{ ...visibility, editor: true, preview: true }}
         layoutKey={layoutKey}
         showTerminal={() => {
           if (!visibility.terminal) toggle(layoutKey, 'terminal')

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { StatusBar } from '../features/statusbar/StatusBar'
+import { watchPorts } from '../sandbox/portWatch'
 import type { SandboxSession } from '../sandbox/SandboxSession'
 import { addressKey } from '../sandbox/sandboxAddress'
 import { reportErrors } from '../ui/notifications'
@@ -14,6 +15,9 @@ import { type EmbedTarget, embedCommands, including, runInTerminal } from './emb
 import type { EmbedHost } from './embedHost'
 import type { EmbedOptions } from './embedOptions'
 import type { PanelName } from './protocol'
+
+/** How often the embed looks for ports that opened or closed, for its parent's events. */
+const portPollMs = 2000
 
 interface EmbedWorkbenchProps {
   session: SandboxSession
@@ -44,6 +48,7 @@ function EmbeddedWorkspace({
   theme,
 }: EmbedWorkbenchProps & { workspace: Workspace }) {
   const { session, terminals, editor } = workspace
+  const running = useExternalStore(session).state.kind === 'running'
   const [panels, setPanels] = useState<PanelName[]>(options.panels)
   const consent = useMemo(() => new ConsentQueue(), [])
   const target = useMemo<EmbedTarget>(
@@ -78,6 +83,17 @@ function EmbeddedWorkspace({
     [terminals, host],
   )
   useEffect(() => {
+    if (!running) return
+    return watchPorts(
+      () => session.ports(),
+      portPollMs,
+      ({ opened, closed }) => {
+        for (const port of opened) host.emit('portOpened', { port })
+        for (const port of closed) host.emit('portClosed', { port })
+      },
+    )
+  }, [session, host, running])
+  useEffect(() => {
     let last = session.getSnapshot().state.kind
     host.emit('stateChanged', { state: last })
     return session.subscribe(() => {
@@ -87,8 +103,7 @@ function EmbeddedWorkspace({
     })
   }, [session, host])
 
-  // Ready once the sandbox runs; then the URL's file and command.
-  const running = useExternalStore(session).state.kind === 'running'
+  // Ready once the sandbox runs; then the URL's file, preview and command.
   const announced = useRef(false)
   useEffect(() => {
     if (!running || announced.current) return
@@ -96,6 +111,7 @@ function EmbeddedWorkspace({
     host.emit('ready', { panels: options.panels, readOnly: options.readOnly })
     if (options.open)
       void reportErrors(`Opening ${options.open} failed`, () => editor.open(options.open as string))
+    if (options.preview) workspace.preview.open(options.preview.port, options.preview.path)
     const command = options.run
     if (command) {
       // A declined command is the user's answer, not an error to report.
@@ -103,7 +119,7 @@ function EmbeddedWorkspace({
         () => {},
       )
     }
-  }, [running, editor, host, options, target, parentOrigin])
+  }, [running, editor, host, options, target, parentOrigin, workspace])
 
   return (
     <div className="workbench embedded">
@@ -114,6 +130,7 @@ function EmbeddedWorkspace({
           explorer: panels.includes('files'),
           editor: panels.includes('editor'),
           terminal: panels.includes('terminal'),
+          preview: panels.includes('preview'),
         }}
         layoutKey={`embed:${addressKey(session.address)}`}
         showTerminal={() => setPanels(including('terminal'))}

@@ -107,6 +107,11 @@ export class EmbeddedIde {
     return this.call('setLayout', { panels })
   }
 
+  /** Shows a port of the sandbox in the preview panel; it loads once something listens there. */
+  openPreview(port: number, path?: string): Promise<null> {
+    return this.call('openPreview', path ? { port, path } : { port })
+  }
+
   focus(panel?: PanelName): Promise<null> {
     return this.call('focus', panel ? { panel } : {})
   }

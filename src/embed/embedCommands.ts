@@ -94,6 +94,11 @@ export function embedCommands(target: EmbedTarget): CommandHandlers {
       target.showPanels(() => panels)
       return null
     },
+    openPreview: async ({ port, path }) => {
+      target.showPanels(including('preview'))
+      target.workspace.preview.open(port, path)
+      return null
+    },
     focus: async ({ panel }) => {
       window.focus()
       const { editor, terminals } = target.workspace

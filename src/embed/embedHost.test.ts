@@ -12,6 +12,7 @@ const handlers: CommandHandlers = {
   },
   setTheme: async () => null,
   setLayout: async () => null,
+  openPreview: async () => null,
   focus: async () => null,
 }
 

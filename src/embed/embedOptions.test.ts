@@ -21,10 +21,25 @@ describe('parseEmbedOptions', () => {
 
   it('refuses what it does not know, with the reason', () => {
     expect(parseEmbedOptions('?panels=files,debugger')).toEqual({
-      error: "unknown panel 'debugger' in panels= (use files, editor, terminal)",
+      error: "unknown panel 'debugger' in panels= (use files, editor, terminal, preview)",
     })
     expect(parseEmbedOptions('?panels=')).toEqual({ error: 'panels= names no panel' })
     expect(parseEmbedOptions('?theme=pink')).toMatchObject({ error: expect.stringContaining("'pink'") })
     expect(parseEmbedOptions('?readonly=yes')).toMatchObject({ error: expect.stringContaining('readonly=') })
+  })
+
+  it('reads a port to preview, and shows the preview panel for it', () => {
+    expect(parseEmbedOptions('?panels=terminal&preview=8000')).toEqual({
+      panels: ['terminal', 'preview'],
+      preview: { port: 8000, path: '/' },
+      readOnly: false,
+    })
+    expect(parseEmbedOptions('?preview=5173/docs/intro?x')).toMatchObject({
+      preview: { port: 5173, path: '/docs/intro?x' },
+    })
+    for (const bad of ['0', '70000', 'abc', '8000docs', ''])
+      expect(parseEmbedOptions(`?preview=${bad}`), bad).toMatchObject({
+        error: expect.stringContaining('preview='),
+      })
   })
 })

@@ -10,19 +10,24 @@ export interface EmbedOptions {
   theme?: ThemeName
   /** No editing and no file actions; terminals stay usable unless the terminal panel is hidden. */
   readOnly: boolean
+  /** A port (and path) to preview: shown once something listens there. */
+  preview?: { port: number; path: string }
 }
 
-const allPanels: PanelName[] = ['files', 'editor', 'terminal']
+const allPanels: PanelName[] = ['files', 'editor', 'terminal', 'preview']
+/** What `panels=` means when absent: the preview shows only when asked for. */
+const defaultPanels: PanelName[] = ['files', 'editor', 'terminal']
 const themes: ThemeName[] = ['light', 'dark', 'system']
 
 /**
- * Reads `?panels=files,editor,terminal&open=path&run=command&theme=dark&readonly=1`. Unknown
- * panels or themes are errors, so a typo in a docs page shows up instead of being ignored.
+ * Reads `?panels=files,editor,terminal,preview&open=path&run=command&theme=dark&readonly=1&
+ * preview=8000/docs`. Unknown panels or themes are errors, so a typo in a docs page shows up
+ * instead of being ignored.
  */
 export function parseEmbedOptions(search: string): EmbedOptions | { error: string } {
   const query = new URLSearchParams(search)
   const panelList = query.get('panels')
-  const panels = panelList === null ? allPanels : panelList.split(',').filter(Boolean)
+  const panels = panelList === null ? defaultPanels : panelList.split(',').filter(Boolean)
   const unknownPanel = panels.find((p) => !allPanels.includes(p as PanelName))
   if (unknownPanel !== undefined)
     return { error: `unknown panel '${unknownPanel}' in panels= (use ${allPanels.join(', ')})` }
@@ -35,8 +40,15 @@ export function parseEmbedOptions(search: string): EmbedOptions | { error: strin
     return { error: `readonly= takes 1 or 0, not '${readOnly}'` }
   const open = query.get('open')
   const run = query.get('run')
+  const previewArg = query.get('preview')
+  const preview = previewArg === null ? undefined : /^(\d{1,5})(\/.*)?$/.exec(previewArg)
+  if (previewArg !== null && (!preview || Number(preview[1]) < 1 || Number(preview[1]) > 65535))
+    return { error: `preview= takes a port and a path (8000 or 8000/docs), not '${previewArg}'` }
+  // Asking for a preview shows its panel.
+  if (preview && !panels.includes('preview')) panels.push('preview')
   return {
     panels: allPanels.filter((p) => panels.includes(p)),
+    ...(preview ? { preview: { port: Number(preview[1]), path: preview[2] ?? '/' } } : {}),
     ...(open ? { open } : {}),
     ...(run ? { run } : {}),
     ...(theme ? { theme: theme as ThemeName } : {}),

@@ -10,7 +10,7 @@
 
 export const embedProtocol = 'sandbox-ide/1'
 
-export type PanelName = 'files' | 'editor' | 'terminal'
+export type PanelName = 'files' | 'editor' | 'terminal' | 'preview'
 export type ThemeName = 'light' | 'dark' | 'system'
 
 /** The IDE's first message to its parent. */
@@ -44,6 +44,11 @@ export interface EmbedCommands {
   setTheme: { params: { theme: ThemeName }; result: null }
   /** Which panels are shown. */
   setLayout: { params: { panels: PanelName[] }; result: null }
+  /**
+   * Shows a port of the sandbox in the preview panel (at `path`); it loads once the port opens.
+   * The parent never needs the port's URL: it carries no secret, but the IDE knows the address.
+   */
+  openPreview: { params: { port: number; path?: string }; result: null }
   /** Moves the keyboard focus into the IDE (to a panel, or the editor where one is open). */
   focus: { params: { panel?: PanelName }; result: null }
 }
@@ -57,6 +62,10 @@ export interface EmbedEvents {
   fileSaved: { path: string }
   processExited: { pid: number; command: string; exitCode: number | null; status: string }
   stateChanged: { state: 'connecting' | 'running' | 'paused' | 'reconnecting' | 'unreachable' | 'gone' }
+  /** A program in the sandbox started listening on a port (seen within about 2 s). */
+  portOpened: { port: number }
+  /** Nothing listens on that port any more. */
+  portClosed: { port: number }
 }
 
 export type EventName = keyof EmbedEvents

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { type CommandName, type EmbedCommands, embedProtocol } from './protocol'
 
 const path = z.string().min(1).max(4096)
-const panel = z.enum(['files', 'editor', 'terminal'])
+const panel = z.enum(['files', 'editor', 'terminal', 'preview'])
 
 /** The handshake, as the IDE accepts it (the port arrives beside it, in `event.ports`). */
 export const connectSchema = z.strictObject({
@@ -19,7 +19,8 @@ export const paramsSchemas: { [C in CommandName]: z.ZodType<EmbedCommands[C]['pa
   writeFile: z.strictObject({ path, content: z.string().max(50 * 1024 * 1024) }),
   runCommand: z.strictObject({ command: z.string().min(1).max(100_000), cwd: path.optional() }),
   setTheme: z.strictObject({ theme: z.enum(['light', 'dark', 'system']) }),
-  setLayout: z.strictObject({ panels: z.array(panel).max(3) }),
+  setLayout: z.strictObject({ panels: z.array(panel).max(4) }),
+  openPreview: z.strictObject({ port: z.number().int().min(1).max(65535), path: path.optional() }),
   focus: z.strictObject({ panel: panel.optional() }),
 }
 

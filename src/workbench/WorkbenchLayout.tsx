@@ -13,6 +13,8 @@ export interface PanelVisibility {
   explorer: boolean
   editor: boolean
   terminal: boolean
+  /** The preview, while it shows a port (an embed may hide it). */
+  preview: boolean
 }
 
 interface WorkbenchLayoutProps {
@@ -39,7 +41,7 @@ export function WorkbenchLayout({
   readOnly = false,
   side,
 }: WorkbenchLayoutProps) {
-  const previewed = useExternalStore(preview) !== undefined
+  const previewed = useExternalStore(preview) !== undefined && visibility.preview
   const columns = useDefaultLayout({
     id: `layout:${layoutKey}:columns`,
     panelIds: [
