@@ -13,6 +13,7 @@ import { addressKey } from '../sandbox/sandboxAddress'
 import { browserStorage } from '../ui/browserStorage'
 import type { NoticeSink } from '../ui/notifications'
 import { linkLabToEditor } from './linkLabToEditor'
+import { linkLabToPreview } from './linkLabToPreview'
 
 /** How a workspace is made. */
 export interface WorkspaceOptions {
@@ -56,7 +57,12 @@ export class Workspace {
     this.editor = new EditorManager(session, { watch: this.watch, notices: options.notices })
     this.unguardEdits = guardUnsavedEdits(this.editor)
     this.lab = options.lab ? new LabController(session, this.watch) : undefined
-    this.unlinkLab = this.lab ? linkLabToEditor(this.lab, this.editor) : () => {}
+    const unlinkEditor = this.lab ? linkLabToEditor(this.lab, this.editor) : () => {}
+    const unlinkPreview = this.lab ? linkLabToPreview(this.lab, this.preview) : () => {}
+    this.unlinkLab = () => {
+      unlinkEditor()
+      unlinkPreview()
+    }
     // A saved file shows in the preview at once (a plain server has no live reload of its own).
     this.unlinkPreview = this.editor.onSaved(() => this.preview.reload())
   }

@@ -29,6 +29,13 @@ const labManifestSchema = z.strictObject({
       timeoutSeconds: z.number().int().min(1).max(3600).default(60),
     })
     .optional(),
+  /** A port of the sandbox to show beside the code (a web-development lab: edit, save, see). */
+  preview: z
+    .strictObject({
+      port: z.number().int().min(1).max(65535),
+      path: z.string().max(1024).startsWith('/').default('/'),
+    })
+    .optional(),
   /** `false`: no reset. `paths`: only these starting files and folders come back. */
   reset: z
     .union([z.literal(false), z.strictObject({ paths: z.array(homePath).min(1).max(100).optional() })])
