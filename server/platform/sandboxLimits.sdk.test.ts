@@ -72,7 +72,11 @@ describe('limits per sandbox', () => {
       .run('python3 -c "held = bytearray(600 * 1024 * 1024); print(len(held))"')
       .catch((err: unknown) => err)
     expect(hog).toBeInstanceOf(CommandExitError)
-    expect((hog as CommandExitError).error ?? '').toContain('killed')
+    // envd's status, and why: the runtime reads its sandbox's OOM count from its memory cgroup.
+    expect((hog as CommandExitError).error).toBe('signal: killed (the sandbox ran out of memory)')
+    // A process killed by someone else is just killed.
+    const killed = await neighbour.commands.run('kill -9 $$').catch((err: unknown) => err)
+    expect((killed as CommandExitError).error).toBe('signal: killed')
     expect((await neighbour.commands.run('echo still-here')).stdout).toBe('still-here\n')
     expect(await neighbour.files.exists('/home/user')).toBe(true)
   })

@@ -9,6 +9,8 @@ export interface RuntimeOptions {
   host: string
   /** Also listen on this Unix socket (how the platform reaches a runtime in its own network). */
   socket?: string
+  /** A file whose `oom_kill N` line counts the sandbox's out-of-memory kills (its memory cgroup's). */
+  oomEvents?: string
   /** When set, every call but /health and /files must carry it as X-Access-Token (as envd). */
   accessToken?: string
   /** The user that calls without a Basic username run as. */
@@ -29,6 +31,8 @@ Options:
   --port N              port to listen on (default 49983; 0 picks a free port)
   --host ADDR           address to listen on (default 127.0.0.1)
   --socket PATH         also listen on this Unix socket
+  --oom-events PATH     the sandbox's memory cgroup events (oom_kill N): an OOM-killed process
+                        is reported as out of memory
   --access-token T      require X-Access-Token T on every call (default: no auth, as envd);
                         also read from RUNTIME_ACCESS_TOKEN; '-' reads it from stdin (one line),
                         which keeps it out of the process list and the environment
@@ -75,6 +79,7 @@ export async function parseRuntimeArgs(
       port: { type: 'string' },
       host: { type: 'string' },
       socket: { type: 'string' },
+      'oom-events': { type: 'string' },
       'access-token': { type: 'string' },
       'env-vars': { type: 'string' },
       user: { type: 'string' },
@@ -100,6 +105,7 @@ export async function parseRuntimeArgs(
     port,
     host: values.host ?? '127.0.0.1',
     ...(values.socket ? { socket: values.socket } : {}),
+    ...(values['oom-events'] ? { oomEvents: values['oom-events'] } : {}),
     ...(accessToken ? { accessToken } : {}),
     defaultUser: values.user ?? userInfo().username,
     ...(values.home ? { home: values.home } : {}),

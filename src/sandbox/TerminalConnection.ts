@@ -275,7 +275,8 @@ export class TerminalConnection {
       const bytes = e.value.output.value
       if (bytes) this.output(bytes)
     } else if (e.case === 'end') {
-      this.finish(e.value.status || `exit code ${e.value.exitCode}`, e.value.exitCode)
+      // `error` says why where the runtime knows more than the status (out of memory).
+      this.finish(e.value.error || e.value.status || `exit code ${e.value.exitCode}`, e.value.exitCode)
     }
   }
 

@@ -8,6 +8,8 @@ import type { UnreadableEntries } from './unreadableEtcEntries'
 export const sandboxRuntimeRoot = '/opt/sandbox-runtime'
 /** The folder, inside, that holds the runtime's Unix socket (a host folder bound in). */
 export const sandboxSocketDir = join(sandboxRuntimeRoot, 'run')
+/** Where, inside, the runtime reads its sandbox's out-of-memory kills. */
+export const sandboxOomEvents = join(sandboxRuntimeRoot, 'oom-events')
 
 /** Everything bubblewrap needs to build one sandbox's file system. */
 export interface BubblewrapLayout {
@@ -22,6 +24,8 @@ export interface BubblewrapLayout {
   nodePath: string
   /** Host folder bound at `sandboxSocketDir`, where the runtime makes its socket. */
   socketDir: string
+  /** The sandbox's memory cgroup events (on the host), bound read-only at `sandboxOomEvents`. */
+  oomEvents?: string
   /**
    * A network namespace of its own, loopback only until the launcher connects it (bwrap waits
    * on `blockFd` after writing its pids to `infoFd`).
@@ -91,6 +95,7 @@ export function bubblewrapArgs(layout: BubblewrapLayout): BubblewrapCommand {
     args.push('--ro-bind', pkg.dir, join(sandboxRuntimeRoot, 'node_modules', pkg.name))
   }
   args.push('--bind', layout.socketDir, sandboxSocketDir)
+  if (layout.oomEvents) args.push('--ro-bind-try', layout.oomEvents, sandboxOomEvents)
   let node = layout.nodePath
   if (!node.startsWith('/usr/')) {
     node = join(sandboxRuntimeRoot, 'bin', 'node')

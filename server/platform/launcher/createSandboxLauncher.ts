@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir, userInfo } from 'node:os'
 import { join } from 'node:path'
-import { bubblewrapArgs, sandboxSocketDir } from './bubblewrapArgs'
+import { bubblewrapArgs, sandboxOomEvents, sandboxSocketDir } from './bubblewrapArgs'
 import { chooseFreezer, type FreezerPreference } from './chooseFreezer'
 import { findHostSystemPaths } from './hostSystemPaths'
 import { launchRuntime, sandboxBlockFd, sandboxInfoFd } from './launchRuntime'
@@ -89,7 +89,12 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
       launch: async (spec: LaunchSpec) => {
         mkdirSync(spec.homeDir, { recursive: true })
         const { file } = await currentBundle()
-        const [command = nodePath, ...args] = [...runner, file, ...runtimeFlags(me, spec.homeDir)]
+        const oomEvents = limits.oomEvents?.(spec.id)
+        const [command = nodePath, ...args] = [
+          ...runner,
+          file,
+          ...runtimeFlags(me, spec.homeDir, { port: 0, ...(oomEvents ? { oomEvents } : {}) }),
+        ]
         return launchRuntime({
           id: spec.id,
           command,
@@ -126,6 +131,7 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
       const socketDir = join(socketsRoot, spec.id)
       rmSync(socketDir, { recursive: true, force: true })
       mkdirSync(socketDir, { mode: 0o700 })
+      const oomEvents = limits.oomEvents?.(spec.id)
       const bwrap = bubblewrapArgs({
         homeDir: spec.homeDir,
         system,
@@ -135,6 +141,7 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
         nodePath,
         socketDir,
         network: { infoFd: sandboxInfoFd, blockFd: sandboxBlockFd },
+        ...(oomEvents ? { oomEvents } : {}),
       })
       const launched = await launchRuntime({
         id: spec.id,
@@ -149,6 +156,7 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
           ...runtimeFlags(sandboxUser.name, sandboxUser.home, {
             port: envdPort,
             socket: join(sandboxSocketDir, runtimeSocketName),
+            ...(oomEvents ? { oomEvents: sandboxOomEvents } : {}),
           }),
         ],
         argsOnFd4: bwrap.args,

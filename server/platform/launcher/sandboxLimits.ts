@@ -26,6 +26,8 @@ export interface LimitEnforcer {
   readonly warning?: string
   /** Puts `pid` (before it starts anything) into groups holding `limits`. */
   attach(id: string, pid: number, limits: SandboxLimits): Promise<LimitGroups>
+  /** The file (on the host) whose `oom_kill N` counts the sandbox's out-of-memory kills, once attached. */
+  oomEvents?(id: string): string
 }
 
 const cfsPeriodUs = 100_000
@@ -66,9 +68,13 @@ function v1Enforcer(
   dirs: Partial<Record<LimitController, string>>,
   controllers: LimitController[],
 ): LimitEnforcer {
+  const memory = dirs.memory
   return {
     kind: 'cgroup-v1',
     enforced: controllers,
+    ...(memory && controllers.includes('memory')
+      ? { oomEvents: (id: string) => join(memory, sandboxGroupParent, id, 'memory.oom_control') }
+      : {}),
     attach: async (id, pid, limits) => {
       const groups: CgroupDir[] = []
       for (const controller of controllers) {
@@ -97,6 +103,7 @@ function v2Enforcer(base: string, controllers: LimitController[]): LimitEnforcer
   return {
     kind: 'cgroup-v2',
     enforced: controllers,
+    ...(controllers.includes('memory') ? { oomEvents: (id: string) => join(base, id, 'memory.events') } : {}),
     attach: async (id, _pid, limits) => {
       const group = new CgroupDir(join(base, id))
       for (const controller of controllers)

@@ -19,6 +19,7 @@ import { internal, invalidArgument, messageOf, unimplemented, unknown } from '..
 import { keepaliveIntervalMs } from '../keepalive'
 import { withKeepalive } from '../streamLoop'
 import { ManagedProcess, type Subscription } from './managedProcess'
+import { oomKillCounter, reportingOom } from './oomReport'
 import { AckedStreams, parseOutputWindow } from './outputAcks'
 import { ProcessTable } from './processTable'
 import { spawnProcess } from './spawnProcess'
@@ -88,6 +89,7 @@ export function processService(rt: RuntimeContext): {
 } {
   const table = new ProcessTable()
   const acked = new AckedStreams()
+  const oomKills = oomKillCounter(rt.options.oomEvents)
 
   const impl: ServiceImpl<typeof Process> = {
     list() {
@@ -104,7 +106,7 @@ export function processService(rt: RuntimeContext): {
       const spec = spawnSpec(config, req, callingUser(ctx, rt), rt)
       let io: ReturnType<typeof spawnProcess>
       try {
-        io = spawnProcess(spec)
+        io = reportingOom(spawnProcess(spec), oomKills)
       } catch (err) {
         throw invalidArgument(`error starting process '${spec.cmd}': ${messageOf(err)}`)
       }
