@@ -11,6 +11,8 @@ export type SandboxErrorKind =
   | 'invalid'
   | 'denied'
   | 'unavailable'
+  /** The sandbox's disk is full (envd's 507). */
+  | 'no-space'
   | 'failed'
 
 /** A failed sandbox call: its kind, and the server's own message (what the UI shows). */
@@ -43,6 +45,7 @@ function kindOfStatus(status: number): SandboxErrorKind {
   if (status === 400) return 'invalid'
   if (status === 401 || status === 403) return 'denied'
   if (status === 0 || status === 502 || status === 503 || status === 504) return 'unavailable'
+  if (status === 507) return 'no-space'
   return 'failed'
 }
 

@@ -114,13 +114,17 @@ export class UploadQueue {
           this.update(next.id, { state: 'done', sent: file.size })
           this.onUploaded(next.path)
         } catch (err) {
+          const failure = sandboxError(err)
           // Not connected (yet, or for a while): it waits in the queue for the next add.
-          if (sandboxError(err).kind === 'not-connected') {
+          if (failure.kind === 'not-connected') {
             this.update(next.id, { state: 'queued' })
             return
           }
-          if (!signal.aborted)
-            this.update(next.id, { state: 'failed', error: err instanceof Error ? err.message : String(err) })
+          const error =
+            failure.kind === 'no-space'
+              ? `Not enough space in the sandbox: ${failure.message}`
+              : failure.message
+          if (!signal.aborted) this.update(next.id, { state: 'failed', error })
         }
         this.files.delete(next.id)
         this.controllers.delete(next.id)
