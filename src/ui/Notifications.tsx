@@ -1,3 +1,4 @@
+import { Icon } from './Icon'
 import { useNotices } from './notifications'
 
 /** Errors and news, announced to screen readers, each dismissable. */
@@ -10,7 +11,7 @@ export function Notifications() {
         <div key={n.id} className={`notice notice-${n.kind}`} role={n.kind === 'error' ? 'alert' : 'status'}>
           <span>{n.text}</span>
           <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => dismiss(n.id)}>
-            ×
+            <Icon name="close" />
           </button>
         </div>
       ))}

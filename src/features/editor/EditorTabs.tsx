@@ -1,5 +1,6 @@
 import type { KeyboardEvent } from 'react'
 import { displayName } from '../../ui/displayName'
+import { Icon } from '../../ui/Icon'
 import type { EditorManager } from './EditorManager'
 import type { EditorDocument } from './OpenDocument'
 
@@ -61,7 +62,7 @@ export function EditorTabs({
                 {doc.dirty && (
                   <>
                     <span className="dirty-dot" aria-hidden="true">
-                      ●
+                      <Icon name="circle-filled" />
                     </span>
                     <span className="visually-hidden"> (unsaved)</span>
                   </>
@@ -75,7 +76,7 @@ export function EditorTabs({
                 tabIndex={active ? 0 : -1}
                 onClick={() => manager.requestClose(doc.id)}
               >
-                ×
+                <Icon name="close" />
               </button>
             </div>
           )

@@ -2,6 +2,7 @@ import { useMemo, useRef, useState } from 'react'
 import type { FileWatch } from '../../sandbox/fileWatch'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import { displayName } from '../../ui/displayName'
+import { Icon } from '../../ui/Icon'
 import { reportErrors } from '../../ui/notifications'
 import { useExternalStore } from '../../ui/useExternalStore'
 import { ContextMenu, type MenuItem } from './ContextMenu'
@@ -147,7 +148,7 @@ function Explorer({
             disabled={!editable}
             onClick={() => setNaming({ kind: 'file', dir: folderOf(activeRow()) })}
           >
-            ＋
+            <Icon name="new-file" />
           </button>
           <button
             type="button"
@@ -156,7 +157,7 @@ function Explorer({
             disabled={!editable}
             onClick={() => setNaming({ kind: 'folder', dir: folderOf(activeRow()) })}
           >
-            ⊞
+            <Icon name="new-folder" />
           </button>
           <button
             type="button"
@@ -166,7 +167,7 @@ function Explorer({
               for (const dir of tree.visibleDirs()) void loadDir(session, tree, dir)
             }}
           >
-            ⟳
+            <Icon name="refresh" />
           </button>
           <button
             type="button"
@@ -174,7 +175,7 @@ function Explorer({
             aria-label="Collapse all folders"
             onClick={() => tree.collapseAll()}
           >
-            ⊟
+            <Icon name="collapse-all" />
           </button>
           <button
             type="button"
@@ -186,7 +187,7 @@ function Explorer({
               setShowHidden(!showHidden)
             }}
           >
-            ◌
+            <Icon name={showHidden ? 'eye' : 'eye-closed'} />
           </button>
         </div>
       </div>

@@ -1,7 +1,9 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react'
 import { displayName } from '../../ui/displayName'
+import { Icon } from '../../ui/Icon'
 import type { ExplorerActions } from './explorerActions'
+import { fileIcon } from './fileIcon'
 import { type FileTree, parentOf, type TreeRow } from './fileTree'
 
 const rowHeight = 22
@@ -214,9 +216,14 @@ export function FileTreeView({
               }}
             >
               <span className="tree-chevron" aria-hidden="true">
-                {row.isDir ? (row.loading ? '…' : row.expanded ? '▾' : '▸') : ''}
+                {row.isDir &&
+                  (row.loading ? (
+                    <Icon name="loading" className="codicon-modifier-spin" />
+                  ) : (
+                    <Icon name={row.expanded ? 'chevron-down' : 'chevron-right'} />
+                  ))}
               </span>
-              <span aria-hidden="true">{row.isSymlink ? '🔗' : row.isDir ? '📁' : '📄'}</span>
+              <Icon name={fileIcon(row.name, row)} className="tree-icon" />
               <span className="tree-name">{displayName(row.name)}</span>
             </div>
           )

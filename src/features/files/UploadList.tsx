@@ -1,3 +1,4 @@
+import { Icon } from '../../ui/Icon'
 import { useExternalStore } from '../../ui/useExternalStore'
 import type { UploadQueue } from './uploads'
 
@@ -27,7 +28,7 @@ export function UploadList({ queue }: { queue: UploadQueue }) {
                   aria-label={`Cancel ${u.path}`}
                   onClick={() => queue.cancel(u.id)}
                 >
-                  ×
+                  <Icon name="close" />
                 </button>
               </>
             )}

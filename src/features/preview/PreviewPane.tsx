@@ -1,5 +1,6 @@
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
+import { Icon } from '../../ui/Icon'
 import { useExternalStore } from '../../ui/useExternalStore'
 import { usePolling } from '../../ui/usePolling'
 import type { PreviewModel } from './PreviewModel'
@@ -47,7 +48,7 @@ export function PreviewPane({ session, model }: { session: SandboxSession; model
           </a>
         )}
         <button type="button" aria-label="Close preview" onClick={() => model.close()}>
-          ✕
+          <Icon name="close" />
         </button>
       </form>
       {!url ? (

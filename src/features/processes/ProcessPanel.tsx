@@ -1,6 +1,7 @@
 import { useId, useState } from 'react'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import type { ProcessInfo } from '../../sandbox/sandboxProcesses'
+import { Icon } from '../../ui/Icon'
 import { reportErrors } from '../../ui/notifications'
 import { useExternalStore } from '../../ui/useExternalStore'
 import { attachTitle } from './commandLine'
@@ -58,7 +59,7 @@ export function ProcessPanel({ session, onAttach }: ProcessPanelProps) {
           disabled={!running}
           onClick={() => list.refetch()}
         >
-          ⟳
+          <Icon name="refresh" />
         </button>
       </div>
       {!running && <p className="panel-message">The list is updated while the sandbox runs.</p>}

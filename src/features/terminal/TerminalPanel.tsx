@@ -1,5 +1,6 @@
 import '@xterm/xterm/css/xterm.css'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
+import { Icon } from '../../ui/Icon'
 import { useExternalStore } from '../../ui/useExternalStore'
 import type { TerminalManager } from './TerminalManager'
 import { TerminalPane } from './TerminalPane'
@@ -40,7 +41,7 @@ export function TerminalPanel({ session, manager }: { session: SandboxSession; m
                       for (const pane of tab.panes) manager.close(pane.record.id)
                     }}
                   >
-                    ×
+                    <Icon name="close" />
                   </button>
                 )}
               </div>
@@ -54,7 +55,7 @@ export function TerminalPanel({ session, manager }: { session: SandboxSession; m
             aria-label="New terminal"
             onClick={() => manager.create()}
           >
-            +
+            <Icon name="add" />
           </button>
           <button
             type="button"
@@ -62,7 +63,7 @@ export function TerminalPanel({ session, manager }: { session: SandboxSession; m
             aria-label="Split terminal"
             onClick={() => manager.create({ split: true })}
           >
-            ⫿
+            <Icon name="split-horizontal" />
           </button>
         </div>
       </div>

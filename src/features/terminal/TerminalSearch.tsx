@@ -1,5 +1,6 @@
 import type { ISearchOptions, SearchAddon } from '@xterm/addon-search'
 import { useEffect, useRef, useState } from 'react'
+import { Icon } from '../../ui/Icon'
 
 /** Highlights for every match and the current one; the search addon reports counts only with these. */
 const options: ISearchOptions = {
@@ -98,7 +99,7 @@ export function TerminalSearch({
         aria-keyshortcuts="Shift+Enter"
         onClick={() => find('previous')}
       >
-        ↑
+        <Icon name="arrow-up" />
       </button>
       <button
         type="button"
@@ -107,7 +108,7 @@ export function TerminalSearch({
         aria-keyshortcuts="Enter"
         onClick={() => find('next')}
       >
-        ↓
+        <Icon name="arrow-down" />
       </button>
       <button
         type="button"
@@ -116,7 +117,7 @@ export function TerminalSearch({
         aria-keyshortcuts="Escape"
         onClick={onClose}
       >
-        ×
+        <Icon name="close" />
       </button>
     </search>
   )
