@@ -52,6 +52,7 @@ export function EditorTabs({
                 aria-selected={active}
                 aria-controls={`${doc.id}-panel`}
                 tabIndex={active ? 0 : -1}
+                aria-keyshortcuts="Delete"
                 title={displayName(doc.path)}
                 onClick={() => manager.activate(doc.id)}
                 onAuxClick={(e) => {
@@ -69,11 +70,13 @@ export function EditorTabs({
                 )}
                 {doc.deletedOnDisk && <span className="visually-hidden"> (deleted on disk)</span>}
               </button>
+              {/* For the mouse: a tablist holds tabs only, so the keyboard closes a tab with Delete. */}
               <button
                 type="button"
                 className="icon-button"
-                aria-label={`Close ${name}`}
-                tabIndex={active ? 0 : -1}
+                title={`Close ${name} (Delete)`}
+                aria-hidden="true"
+                tabIndex={-1}
                 onClick={() => manager.requestClose(doc.id)}
               >
                 <Icon name="close" />

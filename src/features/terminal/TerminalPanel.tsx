@@ -15,6 +15,9 @@ export function TerminalPanel({ session, manager }: { session: SandboxSession; m
           {tabs.map((tab) => {
             const first = tab.panes[0]
             const name = tab.panes.map((p) => p.record.title).join(' | ')
+            const close = () => {
+              for (const pane of tab.panes) manager.close(pane.record.id)
+            }
             return (
               <div key={tab.id} className="tab" data-active={tab.id === activeTabId}>
                 <button
@@ -25,21 +28,24 @@ export function TerminalPanel({ session, manager }: { session: SandboxSession; m
                   aria-controls={`${tab.id}-panel`}
                   tabIndex={tab.id === activeTabId ? 0 : -1}
                   onClick={() => manager.activate(tab.id)}
+                  aria-keyshortcuts="Delete"
                   onKeyDown={(e) => {
                     if (e.key === 'ArrowRight') manager.cycle(1)
                     if (e.key === 'ArrowLeft') manager.cycle(-1)
+                    if (e.key === 'Delete') close()
                   }}
                 >
                   {name}
                 </button>
+                {/* For the mouse: a tablist holds tabs only, so the keyboard closes a tab with Delete. */}
                 {first && (
                   <button
                     type="button"
                     className="icon-button"
-                    aria-label={`Close ${name}`}
-                    onClick={() => {
-                      for (const pane of tab.panes) manager.close(pane.record.id)
-                    }}
+                    title={`Close ${name} (Delete)`}
+                    aria-hidden="true"
+                    tabIndex={-1}
+                    onClick={close}
                   >
                     <Icon name="close" />
                   </button>
