@@ -1,9 +1,10 @@
 // Accessibility checked, not hoped for: axe-core audits the workbench, the picker, the command
-// palette, the close dialog and the preview, in the light theme and the dark one; no serious or
+// palette, the close dialog, the lab panel and the preview, in the light theme and the dark one; no serious or
 // critical finding is allowed (contrast included).
 import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, test } from '@playwright/test'
 import { EditorPage } from './pages/EditorPage'
+import { LabPanelPage } from './pages/LabPanelPage'
 import { WorkbenchPage } from './pages/WorkbenchPage'
 import { SandboxFiles } from './sandboxFiles'
 import { stackForThisFile } from './stack'
@@ -60,4 +61,15 @@ test('the sandbox picker has no serious finding', async ({ page }) => {
   await page.goto(stack.link('/sandbox'))
   await expect(page.getByRole('table', { name: 'Local sandboxes' })).toBeVisible()
   expect(await findings(page)).toEqual([])
+})
+
+test('the lab panel has no serious finding', async ({ page }) => {
+  const res = await stack.api('POST', '/sandboxes', { templateID: 'python-basics', timeout: 600 })
+  expect(res.status).toBe(201)
+  const { sandboxID } = (await res.json()) as { sandboxID: string }
+  const wb = new WorkbenchPage(page)
+  await wb.goto(stack.link(`/sandbox/${sandboxID}`))
+  await expect(new LabPanelPage(page).panel).toBeVisible()
+  expect(await findings(page)).toEqual([])
+  await stack.api('DELETE', `/sandboxes/${sandboxID}`)
 })
