@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { EditorPage } from './pages/EditorPage'
 import { screenshot, WorkbenchPage } from './pages/WorkbenchPage'
+import { SandboxFiles } from './sandboxFiles'
 import { stackForThisFile } from './stack'
 
 const stack = stackForThisFile()
@@ -84,5 +85,42 @@ test('a server started in the terminal shows in Ports; its preview sits beside t
   await expect(frame.getByText('File not found')).toBeVisible()
   await preview.getByRole('button', { name: 'Close preview' }).click()
   await expect(preview).toBeHidden()
+  await wb.type('\u0003')
+})
+
+/** A page and a WebSocket echo server in one small Node program, as a dev server with live reload has. */
+const wsApp = `import { createServer } from 'node:http'
+import { createHash } from 'node:crypto'
+const page = '<h1>Socket app</h1><p id="reply">waiting</p><script>' +
+  'const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/live");' +
+  'ws.onopen = () => ws.send("ping over the socket");' +
+  'ws.onmessage = (e) => { document.getElementById("reply").textContent = "echo: " + e.data };' +
+  '</script>'
+const server = createServer((req, res) => res.end(page))
+server.on('upgrade', (req, socket) => {
+  const accept = createHash('sha1').update(req.headers['sec-websocket-key'] + '258EAFA5-E914-47DA-95CA-C5AB0DC85B11').digest('base64')
+  socket.write('HTTP/1.1 101 Switching Protocols\\r\\nUpgrade: websocket\\r\\nConnection: Upgrade\\r\\nSec-WebSocket-Accept: ' + accept + '\\r\\n\\r\\n')
+  socket.on('data', (frame) => {
+    // One small masked text frame from the browser: unmask it and send it back unmasked.
+    const length = frame[1] & 127
+    const mask = frame.subarray(2, 6)
+    const text = Buffer.from(frame.subarray(6, 6 + length).map((b, i) => b ^ mask[i % 4]))
+    socket.write(Buffer.concat([Buffer.from([0x81, text.length]), text]))
+  })
+})
+server.listen(8020)
+`
+
+test('a WebSocket app works inside the preview, through the router', async ({ page }) => {
+  const wb = new WorkbenchPage(page)
+  await wb.goto(stack.link())
+  const files = await SandboxFiles.of(stack)
+  await files.write('/home/user/ws-app.mjs', wsApp)
+  await wb.type('node ~/ws-app.mjs\n')
+  const port = page.getByRole('region', { name: 'Ports' }).getByRole('listitem', { name: 'Port 8020' })
+  await port.getByRole('button', { name: 'Preview' }).click()
+  const frame = page.getByRole('region', { name: 'Preview of port 8020' }).frameLocator('iframe')
+  await expect(frame.getByRole('heading', { name: 'Socket app' })).toBeVisible({ timeout: 15_000 })
+  await expect(frame.locator('#reply')).toHaveText('echo: ping over the socket')
   await wb.type('\u0003')
 })
