@@ -1,10 +1,11 @@
 // `npm run bench`: measures and prints a table of medians. Benchmarks are not tests: nothing here fails on a time.
-// `npm run bench -- runtime` (or codec, platform, class, terminal, explorer, editor, fuzz) runs one group.
+// `npm run bench -- runtime` (or codec, platform, class, neighbour, terminal, explorer, editor, fuzz) runs one group.
 import { classFigures } from './class.bench'
 import { codecFigures } from './codec.bench'
 import { editorFigures } from './editor.bench'
 import { explorerFigures } from './explorer.bench'
 import { fuzzFigures } from './fuzz.bench'
+import { neighbourFigures } from './neighbour.bench'
 import { platformFigures } from './platform.bench'
 import { runtimeFigures } from './runtime.bench'
 import { type Figure, printTable } from './table'
@@ -15,6 +16,7 @@ const groups: Record<string, () => Promise<Figure[]>> = {
   runtime: runtimeFigures,
   platform: platformFigures,
   class: classFigures,
+  neighbour: neighbourFigures,
   terminal: terminalFigures,
   explorer: explorerFigures,
   editor: editorFigures,

@@ -30,7 +30,12 @@ export interface LimitEnforcer {
   oomEvents?(id: string): string
 }
 
-const cfsPeriodUs = 100_000
+/**
+ * CFS's accounting period: a sandbox may run `cpus` times this, then waits for the next period.
+ * Short (10 ms, not the kernel's 100), so a sandbox at its cap never holds every core for long
+ * while a neighbour's keystroke waits: measured by `npm run bench -- neighbour`.
+ */
+const cfsPeriodUs = 10_000
 const mib = 1024 * 1024
 
 /** What to write for each controller, in cgroup v1's files and in v2's. */
