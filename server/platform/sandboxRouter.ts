@@ -1,17 +1,9 @@
 import type { ClientRequest, IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
+import { envdPort } from '../../src/contract/runtimeExtensions'
 import { isSandboxId } from './ids'
 import type { SandboxManager } from './sandboxManager'
-import {
-  connectToPort,
-  envdPort,
-  PortClosed,
-  requestHead,
-  runtimeAgent,
-  sandboxRequest,
-} from './sandboxUpstream'
-
-export { envdPort }
+import { connectToPort, PortClosed, requestHead, runtimeAgent, sandboxRequest } from './sandboxUpstream'
 
 /** Which sandbox and port a request is for. */
 export interface SandboxTarget {

@@ -1,9 +1,7 @@
 import { Agent, type ClientRequest, type IncomingMessage, type RequestOptions, request } from 'node:http'
 import { connect, type Socket } from 'node:net'
+import { envdPort } from '../../src/contract/runtimeExtensions'
 import type { RuntimeEndpoint } from './sandboxManager'
-
-/** The port envd listens on inside an E2B sandbox; `49983-<id>.<domain>` reaches the runtime. */
-export const envdPort = 49983
 
 /** Why a sandbox's port could not be reached: nothing listens there. */
 export class PortClosed extends Error {}

@@ -1,5 +1,6 @@
 import { userInfo } from 'node:os'
 import { parseArgs } from 'node:util'
+import { envdPort } from '../../src/contract/runtimeExtensions'
 
 /** How one runtime is configured: everything it reads at start, nothing read later. */
 export interface RuntimeOptions {
@@ -90,7 +91,7 @@ export async function parseRuntimeArgs(
     strict: true,
   })
   if (values.help) return 'help'
-  const port = Number(values.port ?? 49983)
+  const port = Number(values.port ?? envdPort)
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`--port must be 0..65535, not '${values.port}'`)
   let accessToken = values['access-token'] ?? env.RUNTIME_ACCESS_TOKEN

@@ -2,6 +2,12 @@
 // use, in one place. A client that sends none of them gets exactly envd's behaviour.
 
 /**
+ * The port envd listens on inside an E2B sandbox: `49983-{sandboxId}.{domain}` reaches the
+ * runtime, and `{port}-{sandboxId}.{domain}` any other port.
+ */
+export const envdPort = 49983
+
+/**
  * Replay (Start and Connect): `X-Replay-From: <offset>` asks for the process's output from that
  * absolute byte offset on; the answer's `X-Replay-Start` says where what it sends begins (later
  * than asked when the log no longer holds it).

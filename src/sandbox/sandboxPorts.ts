@@ -1,3 +1,4 @@
+import { envdPort } from '../contract/runtimeExtensions'
 import type { SandboxFiles } from './sandboxFiles'
 
 /** A TCP port a process in the sandbox listens on. */
@@ -7,8 +8,6 @@ export interface ListeningPort {
   allAddresses: boolean
 }
 
-/** The runtime's own port: always there, never the user's app. */
-const envdPort = 49983
 /** A TCP socket in the LISTEN state, in /proc/net/tcp's `st` column. */
 const listenState = '0A'
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { SessionInfo } from '../../../src/contract/ideApiTypes'
+import { envdPort } from '../../../src/contract/runtimeExtensions'
 import type { SandboxRecord } from '../sandboxRecord'
-import { envdPort } from '../sandboxRouter'
 import { browserHost } from './browserHost'
 
 /**

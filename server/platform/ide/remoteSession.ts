@@ -1,6 +1,6 @@
 import type { SessionInfo } from '../../../src/contract/ideApiTypes'
+import { envdPort } from '../../../src/contract/runtimeExtensions'
 import { PlatformError } from '../platformError'
-import { envdPort } from '../sandboxRouter'
 import type { RemoteSandboxDetail } from './e2bClient'
 import { isE2bSandboxId } from './e2bSandboxId'
 import { hostWithPort } from './ideSchemas'

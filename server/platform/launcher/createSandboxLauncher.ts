@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir, userInfo } from 'node:os'
 import { join } from 'node:path'
+import { envdPort } from '../../../src/contract/runtimeExtensions'
 import { bubblewrapArgs, sandboxOomEvents, sandboxSocketDir } from './bubblewrapArgs'
 import { chooseFreezer, type FreezerPreference } from './chooseFreezer'
 import { findHostSystemPaths } from './hostSystemPaths'
@@ -36,8 +37,6 @@ export interface SandboxLauncherOptions {
 
 /** The runtime's socket in its socket folder. */
 const runtimeSocketName = 'envd.sock'
-/** The port envd listens on inside a sandbox, as on E2B: the sandbox's network is its own. */
-const envdPort = 49983
 
 /** Kills the runtime if the platform dies, as bwrap's --die-with-parent does for sandboxes. */
 const setprivPath = '/usr/bin/setpriv'
