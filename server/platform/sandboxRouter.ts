@@ -82,6 +82,16 @@ function whyUnreachable(sandboxId: string, state: 'running' | 'paused' | 'missin
   return { sandboxId, message: 'The sandbox is running but port is not open', port }
 }
 
+/** Why a port of a running sandbox could not be reached: nothing listens, or the sandbox is silent. */
+function whyNotReached(sandboxId: string, port: number, err: Error) {
+  return err instanceof PortClosed
+    ? whyUnreachable(sandboxId, 'running', port)
+    : { sandboxId, message: `The sandbox is not answering (${err.message})` }
+}
+
+/** E2B's 502 body: why, plus the code. */
+const body502 = (why: Record<string, unknown>) => JSON.stringify({ ...why, code: 502 })
+
 /**
  * Forwards sandbox traffic to the sandbox's runtime, streaming both ways without buffering.
  * A sandbox that is unknown, killed or paused gets E2B's 502 body, with CORS headers so a
@@ -118,7 +128,7 @@ export function sandboxRouter(manager: SandboxManager) {
       res.writeHead(204).end()
       return
     }
-    const text = JSON.stringify({ ...body, code: 502 })
+    const text = body502(body)
     res.writeHead(502, {
       'Content-Type': 'application/json; charset=utf-8',
       'Content-Length': Buffer.byteLength(text),
@@ -187,14 +197,7 @@ export function sandboxRouter(manager: SandboxManager) {
         forwardable(req.headers)
     sandboxRequest(agent, route.runtime, port, { method: req.method, path: req.url, headers }).then(
       (upstream) => forward(req, res, target, upstream),
-      (err: Error) =>
-        unreachable(
-          req,
-          res,
-          err instanceof PortClosed
-            ? whyUnreachable(sandboxId, 'running', port)
-            : { sandboxId, message: `The sandbox is not answering (${err.message})` },
-        ),
+      (err: Error) => unreachable(req, res, whyNotReached(sandboxId, port, err)),
     )
   }
 
@@ -207,7 +210,7 @@ export function sandboxRouter(manager: SandboxManager) {
     client.on('error', () => {})
     const route = routeOf(sandboxId)
     const refuse = (body: Record<string, unknown>) => {
-      const text = JSON.stringify({ ...body, code: 502 })
+      const text = body502(body)
       client.end(
         `HTTP/1.1 502 Bad Gateway\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
       )
@@ -233,12 +236,7 @@ export function sandboxRouter(manager: SandboxManager) {
         upstream.pipe(client)
         client.pipe(upstream)
       },
-      (err: Error) =>
-        refuse(
-          err instanceof PortClosed
-            ? whyUnreachable(sandboxId, 'running', port)
-            : { sandboxId, message: `The sandbox is not answering (${err.message})` },
-        ),
+      (err: Error) => refuse(whyNotReached(sandboxId, port, err)),
     )
   }
 

@@ -59,17 +59,20 @@ export function createRuntimeHandler(options: RuntimeOptions) {
     shutdownSignal: shutdown.signal,
   })
   const files = filesHandler(rt)
+  /** The request carries the runtime's access token, or the runtime has none. */
+  const hasToken = (req: IncomingMessage) => {
+    const token = req.headers['x-access-token']
+    return (
+      options.accessToken === undefined ||
+      tokensMatch(typeof token === 'string' ? token : undefined, options.accessToken)
+    )
+  }
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     settleUnreadBody(req, res)
     if (applyCors(req, res)) return
     const url = new URL(req.url ?? '/', 'http://runtime')
-    const token = req.headers['x-access-token']
-    if (
-      options.accessToken !== undefined &&
-      !isTokenExempt(req.method, url.pathname) &&
-      !tokensMatch(typeof token === 'string' ? token : undefined, options.accessToken)
-    ) {
+    if (!isTokenExempt(req.method, url.pathname) && !hasToken(req)) {
       sendEnvdError(res, 401, unauthorizedMessage)
       return
     }
@@ -95,11 +98,7 @@ export function createRuntimeHandler(options: RuntimeOptions) {
 
   /** CONNECT: a tunnel to one of the sandbox's ports, for callers with the token. */
   const tunnel = (req: IncomingMessage, socket: Socket, head: Buffer): void => {
-    const token = req.headers['x-access-token']
-    if (
-      options.accessToken !== undefined &&
-      !tokensMatch(typeof token === 'string' ? token : undefined, options.accessToken)
-    ) {
+    if (!hasToken(req)) {
       socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\nConnection: close\r\n\r\n')
       return
     }
