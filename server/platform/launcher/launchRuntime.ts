@@ -169,6 +169,12 @@ export async function launchRuntime(launch: RuntimeLaunch): Promise<LaunchedSand
       throw new Error(`sandbox ${id}: cannot set its limits: ${String(err)}`)
     }
   }
+  /** Ends what is left of the sandbox's processes, and lets go of its freezer and limit groups. */
+  const releaseGroups = async () => {
+    await freezer.killAll()
+    await freezer.release()
+    await limits.release()
+  }
   gate.end('go\n')
   argsPipe?.end(launch.argsOnFd4?.map((arg) => `${arg}\0`).join(''))
   child.stdin?.end(launch.stdin)
@@ -179,6 +185,7 @@ export async function launchRuntime(launch: RuntimeLaunch): Promise<LaunchedSand
     } catch (err) {
       child.kill('SIGKILL')
       await childExit
+      await releaseGroups().catch(() => {})
       throw new Error(
         `sandbox ${id}: cannot give it a network: ${err instanceof Error ? err.message : String(err)}`,
       )
@@ -206,9 +213,7 @@ export async function launchRuntime(launch: RuntimeLaunch): Promise<LaunchedSand
     log(`sandbox ${id}: runtime ended (${status})`)
     takeNetworkDown()
     try {
-      await freezer.killAll()
-      await freezer.release()
-      await limits.release()
+      await releaseGroups()
     } catch (err) {
       log(`sandbox ${id}: cleanup after exit failed: ${String(err)}`)
     }
