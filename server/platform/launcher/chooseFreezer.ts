@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { cgroupV1Freezer } from './cgroupV1Freezer'
 import { cgroupV2Freezer } from './cgroupV2Freezer'
 import { findCgroupDirs, sandboxGroupParent } from './findCgroupDirs'
 import type { Freezer, FreezerKind } from './freezer'
+import { withProbeProcess } from './probeProcess'
 import { descendantMembers } from './sandboxMembers'
 import { signalFreezer } from './signalFreezer'
 
@@ -12,19 +11,9 @@ import { signalFreezer } from './signalFreezer'
 export type FreezerPreference = 'auto' | FreezerKind
 
 /** Freezes, thaws and kills a real throwaway process with `freezer`; throws when any step fails. */
-async function tryFreezer(freezer: Freezer): Promise<void> {
-  const child = spawn('sleep', ['60'], { stdio: 'ignore' })
-  const pid = child.pid
-  if (pid === undefined) {
-    await new Promise((resolve) => child.once('error', resolve))
-    throw new Error('cannot start a test process')
-  }
-  try {
-    const sandbox = await freezer.attach(
-      `probe-${randomBytes(6).toString('hex')}`,
-      pid,
-      descendantMembers(pid),
-    )
+function tryFreezer(freezer: Freezer): Promise<void> {
+  return withProbeProcess(async ({ id, pid }) => {
+    const sandbox = await freezer.attach(id, pid, descendantMembers(pid))
     try {
       await sandbox.freeze()
       await sandbox.thaw()
@@ -32,9 +21,7 @@ async function tryFreezer(freezer: Freezer): Promise<void> {
     } finally {
       await sandbox.release()
     }
-  } finally {
-    child.kill('SIGKILL')
-  }
+  })
 }
 
 function candidates(): { kind: FreezerKind; make: () => Freezer | string }[] {

@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { CgroupDir } from './cgroupDir'
 import { findCgroupDirs, type LimitController, limitControllers, sandboxGroupParent } from './findCgroupDirs'
+import { withProbeProcess } from './probeProcess'
 
 /** What one sandbox may use, as E2B's cpuCount and memoryMB say, plus a bound on processes. */
 export interface SandboxLimits {
@@ -119,21 +118,13 @@ function v2Enforcer(base: string, controllers: LimitController[]): LimitEnforcer
 }
 
 /** Tries `enforcer` on a throwaway process; throws when any limit cannot be set. */
-async function tryEnforcer(enforcer: LimitEnforcer): Promise<void> {
-  const child = spawn('sleep', ['60'], { stdio: 'ignore' })
-  if (child.pid === undefined) throw new Error('cannot start a test process')
-  try {
-    const groups = await enforcer.attach(`probe-${randomBytes(6).toString('hex')}`, child.pid, {
-      cpus: 1,
-      memoryMB: 256,
-      pids: 64,
-    })
-    child.kill('SIGKILL')
-    await new Promise((resolve) => child.once('exit', resolve))
+function tryEnforcer(enforcer: LimitEnforcer): Promise<void> {
+  return withProbeProcess(async ({ id, pid, end }) => {
+    const groups = await enforcer.attach(id, pid, { cpus: 1, memoryMB: 256, pids: 64 })
+    // A group is removed once empty.
+    await end()
     await groups.release()
-  } finally {
-    child.kill('SIGKILL')
-  }
+  })
 }
 
 /**
