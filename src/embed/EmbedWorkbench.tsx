@@ -1,8 +1,9 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { StatusBar } from '../features/statusbar/StatusBar'
-import { watchPorts } from '../sandbox/portWatch'
+import { portChanges } from '../sandbox/portWatch'
 import type { SandboxSession } from '../sandbox/SandboxSession'
 import { addressKey } from '../sandbox/sandboxAddress'
+import type { ListeningPort } from '../sandbox/sandboxPorts'
 import { reportErrors } from '../ui/notifications'
 import { useThemeStore } from '../ui/themeStore'
 import { useExternalStore } from '../ui/useExternalStore'
@@ -15,9 +16,6 @@ import { type EmbedTarget, embedCommands, including, runInTerminal } from './emb
 import type { EmbedHost } from './embedHost'
 import type { EmbedOptions } from './embedOptions'
 import type { PanelName } from './protocol'
-
-/** How often the embed looks for ports that opened or closed, for its parent's events. */
-const portPollMs = 2000
 
 interface EmbedWorkbenchProps {
   session: SandboxSession
@@ -84,15 +82,19 @@ function EmbeddedWorkspace({
   )
   useEffect(() => {
     if (!running) return
-    return watchPorts(
-      () => session.ports(),
-      portPollMs,
-      ({ opened, closed }) => {
-        for (const port of opened) host.emit('portOpened', { port })
-        for (const port of closed) host.emit('portClosed', { port })
-      },
-    )
-  }, [session, host, running])
+    // The first look reports every port open as opened.
+    let seen: ListeningPort[] = []
+    const report = () => {
+      const next = workspace.ports.getSnapshot() ?? []
+      const { opened, closed } = portChanges(seen, next)
+      seen = next
+      for (const port of opened) host.emit('portOpened', { port })
+      for (const port of closed) host.emit('portClosed', { port })
+    }
+    // What the panels' looks already found counts as well.
+    report()
+    return workspace.ports.subscribe(report)
+  }, [workspace, host, running])
   useEffect(() => {
     let last = session.getSnapshot().state.kind
     host.emit('stateChanged', { state: last })

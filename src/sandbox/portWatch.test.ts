@@ -1,15 +1,25 @@
 import { describe, expect, it, vi } from 'vitest'
-import { type PortChanges, watchPorts } from './portWatch'
+import { type PortChanges, PortWatch, portChanges } from './portWatch'
 
-describe('watchPorts', () => {
+const ports = (...numbers: number[]) => numbers.map((port) => ({ port, allAddresses: true }))
+
+describe('PortWatch', () => {
   it('tells which ports opened and closed between looks, and nothing when nothing changed', async () => {
     vi.useFakeTimers()
     const answers = [[8000], [8000, 3000], [3000], [3000]]
     let call = 0
+    const watch = new PortWatch(
+      async () => ports(...(answers[Math.min(call++, answers.length - 1)] ?? [])),
+      () => true,
+      1000,
+    )
     const changes: PortChanges[] = []
-    const list = async () =>
-      (answers[Math.min(call++, answers.length - 1)] ?? []).map((port) => ({ port, allAddresses: true }))
-    const stop = watchPorts(list, 1000, (c) => changes.push(c))
+    let seen = ports()
+    const stop = watch.subscribe(() => {
+      const next = watch.getSnapshot() ?? []
+      changes.push(portChanges(seen, next))
+      seen = next
+    })
     for (let i = 0; i < 4; i++) await vi.advanceTimersByTimeAsync(1000)
     stop()
     vi.useRealTimers()
@@ -18,5 +28,33 @@ describe('watchPorts', () => {
       { opened: [3000], closed: [] },
       { opened: [], closed: [8000] },
     ])
+  })
+
+  it('looks once for every follower, only while the sandbox runs, and stops with the last follower', async () => {
+    vi.useFakeTimers()
+    let looks = 0
+    let running = false
+    const watch = new PortWatch(
+      async () => {
+        looks++
+        return ports(8000)
+      },
+      () => running,
+      1000,
+    )
+    const first = watch.subscribe(() => {})
+    const second = watch.subscribe(() => {})
+    await vi.advanceTimersByTimeAsync(2000)
+    expect(looks).toBe(0)
+    running = true
+    await vi.advanceTimersByTimeAsync(2000)
+    expect(looks).toBe(2)
+    expect(watch.getSnapshot()).toEqual(ports(8000))
+    first()
+    second()
+    second()
+    await vi.advanceTimersByTimeAsync(5000)
+    vi.useRealTimers()
+    expect(looks).toBe(2)
   })
 })

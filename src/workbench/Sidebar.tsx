@@ -2,6 +2,7 @@ import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panel
 import { ExplorerPanel, type ExplorerProps } from '../features/files/ExplorerPanel'
 import { PortsPanel } from '../features/ports/PortsPanel'
 import { ProcessPanel } from '../features/processes/ProcessPanel'
+import type { PortWatch } from '../sandbox/portWatch'
 import type { SandboxSession } from '../sandbox/SandboxSession'
 import { browserStorage } from '../ui/browserStorage'
 
@@ -12,12 +13,14 @@ interface SidebarProps {
   /** Remembers the split per sandbox, as the workbench's other groups do. */
   layoutKey: string
   onAttach(pid: number, title: string): void
+  /** The sandbox's listening ports. */
+  ports: PortWatch
   /** Shows one of the sandbox's ports in the preview pane. */
   onPreview(port: number): void
 }
 
 /** The left column: the explorer above the process list and the ports, resizable. */
-export function Sidebar({ session, explorer, layoutKey, onAttach, onPreview }: SidebarProps) {
+export function Sidebar({ session, explorer, layoutKey, onAttach, ports, onPreview }: SidebarProps) {
   const rows = useDefaultLayout({
     id: `layout:${layoutKey}:sidebar`,
     panelIds: ['files', 'processes', 'ports'],
@@ -34,7 +37,7 @@ export function Sidebar({ session, explorer, layoutKey, onAttach, onPreview }: S
       </Panel>
       <Separator className="separator" aria-label="Resize ports" />
       <Panel id="ports" defaultSize="20%" minSize="8%">
-        <PortsPanel session={session} onPreview={onPreview} />
+        <PortsPanel session={session} watch={ports} onPreview={onPreview} />
       </Panel>
     </Group>
   )

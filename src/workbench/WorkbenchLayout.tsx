@@ -33,7 +33,7 @@ interface WorkbenchLayoutProps {
 
 /** Explorer | editor above a terminal panel, resizable, sizes remembered per `layoutKey`. */
 export function WorkbenchLayout({
-  workspace: { session, terminals, watch, editor, preview },
+  workspace: { session, terminals, watch, editor, preview, ports },
   theme,
   visibility,
   layoutKey,
@@ -81,6 +81,7 @@ export function WorkbenchLayout({
                 showTerminal()
                 terminals.attach(pid, title)
               }}
+              ports={ports}
               onPreview={(port) => preview.open(port)}
             />
           </Panel>
@@ -108,7 +109,7 @@ export function WorkbenchLayout({
         <>
           <Separator className="separator" aria-label="Resize preview" />
           <Panel id="preview" defaultSize="35%" minSize="15%">
-            <PreviewPane session={session} model={preview} />
+            <PreviewPane session={session} model={preview} watch={ports} />
           </Panel>
         </>
       )}

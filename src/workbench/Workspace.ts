@@ -8,6 +8,7 @@ import { TerminalManager } from '../features/terminal/TerminalManager'
 import { TerminalMemory } from '../features/terminal/terminalMemory'
 import { useTerminalSettings } from '../features/terminal/terminalSettings'
 import { FileWatch } from '../sandbox/fileWatch'
+import { PortWatch } from '../sandbox/portWatch'
 import type { SandboxSession } from '../sandbox/SandboxSession'
 import { addressKey } from '../sandbox/sandboxAddress'
 import { browserStorage } from '../ui/browserStorage'
@@ -36,6 +37,8 @@ export class Workspace {
   readonly lab: LabController | undefined
   /** Which of the sandbox's ports the preview pane shows. */
   readonly preview = new PreviewModel()
+  /** The ports the sandbox listens on, for the ports panel, the preview and the embed. */
+  readonly ports: PortWatch
   private readonly unlinkLab: () => void
   private readonly unlinkPreview: () => void
   private readonly unguardEdits: () => void
@@ -46,6 +49,10 @@ export class Workspace {
     options: WorkspaceOptions,
   ) {
     this.watch = new FileWatch(session)
+    this.ports = new PortWatch(
+      () => session.ports(),
+      () => session.getSnapshot().state.kind === 'running',
+    )
     this.terminals = new TerminalManager(session, {
       openTerminal: (record, terminalOptions) =>
         new TerminalInstance(session, record, terminalOptions, useTerminalSettings),

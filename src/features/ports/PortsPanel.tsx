@@ -1,11 +1,7 @@
-import { useCallback } from 'react'
+import type { PortWatch } from '../../sandbox/portWatch'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import { reportErrors } from '../../ui/notifications'
 import { useExternalStore } from '../../ui/useExternalStore'
-import { usePolling } from '../../ui/usePolling'
-
-/** A port that opens shows up within this long. */
-const pollMs = 2000
 
 /**
  * The ports the sandbox's programs listen on, found live, each with what to do with it: preview
@@ -14,14 +10,16 @@ const pollMs = 2000
  */
 export function PortsPanel({
   session,
+  watch,
   onPreview,
 }: {
   session: SandboxSession
+  watch: PortWatch
   onPreview(port: number): void
 }) {
   const running = useExternalStore(session).state.kind === 'running'
-  const load = useCallback(() => session.ports(), [session])
-  const ports = usePolling(running ? load : undefined, pollMs)
+  const seen = useExternalStore(watch)
+  const ports = running ? seen : undefined
   return (
     <section className="panel ports" aria-label="Ports">
       <div className="panel-header">

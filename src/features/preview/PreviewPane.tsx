@@ -1,12 +1,9 @@
-import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react'
+import { type FormEvent, useEffect, useRef, useState } from 'react'
+import type { PortWatch } from '../../sandbox/portWatch'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import { Icon } from '../../ui/Icon'
 import { useExternalStore } from '../../ui/useExternalStore'
-import { usePolling } from '../../ui/usePolling'
 import type { PreviewModel } from './PreviewModel'
-
-/** How often a closed port is looked for again (it reloads by itself when it opens). */
-const pollMs = 2000
 
 /**
  * A port of the sandbox beside the code: an address bar for the path, reload, open in a tab of
@@ -14,11 +11,20 @@ const pollMs = 2000
  * frame is another origin than the IDE's and sandboxed besides: the app gets its own storage,
  * never the IDE's page, cookies or tokens, and its links cannot navigate the IDE away.
  */
-export function PreviewPane({ session, model }: { session: SandboxSession; model: PreviewModel }) {
+export function PreviewPane({
+  session,
+  model,
+  watch,
+}: {
+  session: SandboxSession
+  model: PreviewModel
+  /** The sandbox's ports: a closed one is waited for, and the page reloads once it opens. */
+  watch: PortWatch
+}) {
   const target = useExternalStore(model)
   const running = useExternalStore(session).state.kind === 'running'
-  const load = useCallback(() => session.ports(), [session])
-  const ports = usePolling(running && target ? load : undefined, pollMs)
+  const seen = useExternalStore(watch)
+  const ports = running && target ? seen : undefined
   const open = target && ports ? ports.some((p) => p.port === target.port) : undefined
   const [path, setPath] = useState(target?.path ?? '/')
   const wasOpen = useRef(open)
