@@ -1,6 +1,7 @@
 import type { ClientRequest, IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { envdPort } from '../../src/contract/runtimeExtensions'
+import { closeWithAnswer } from '../http/closeWithAnswer'
 import { isSandboxId } from './ids'
 import type { SandboxManager } from './sandboxManager'
 import { connectToPort, PortClosed, requestHead, runtimeAgent, sandboxRequest } from './sandboxUpstream'
@@ -209,12 +210,8 @@ export function sandboxRouter(manager: SandboxManager) {
     const { sandboxId, port } = target
     client.on('error', () => {})
     const route = routeOf(sandboxId)
-    const refuse = (body: Record<string, unknown>) => {
-      const text = body502(body)
-      client.end(
-        `HTTP/1.1 502 Bad Gateway\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
-      )
-    }
+    const refuse = (why: Record<string, unknown>) =>
+      closeWithAnswer(client, '502 Bad Gateway', body502(why), 'application/json; charset=utf-8')
     if (route.kind !== 'running' || !validPort(port)) {
       refuse(whyUnreachable(sandboxId, route.kind, port))
       return

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import { connect, type Socket } from 'node:net'
+import { closeWithAnswer } from '../http/closeWithAnswer'
 
 /** The only hosts a tunnel may reach: the sandbox's own loopback. */
 const loopback = new Set(['127.0.0.1', 'localhost', '[::1]'])
@@ -12,11 +13,8 @@ export function tunnelPort(target: string | undefined): number | undefined {
   return port >= 1 && port <= 65535 ? port : undefined
 }
 
-function answer(socket: Socket, status: string, text: string): void {
-  socket.end(
-    `HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
-  )
-}
+const answer = (socket: Socket, status: string, text: string) =>
+  closeWithAnswer(socket, status, text, 'text/plain; charset=utf-8')
 
 /**
  * `CONNECT 127.0.0.1:PORT` (our extension, not envd's): a byte tunnel to a port the sandbox

@@ -6,6 +6,7 @@ import { connectNodeAdapter } from '@connectrpc/connect-node'
 import { outputAckPath } from '../../src/contract/runtimeExtensions'
 import { Filesystem } from '../../src/gen/filesystem_pb'
 import { Process } from '../../src/gen/process_pb'
+import { closeWithAnswer } from '../http/closeWithAnswer'
 import { longLivedServerOptions } from '../http/longLivedServerOptions'
 import { settleUnreadBody } from '../http/settleUnreadBody'
 import { sendEnvdError, tokensMatch, unauthorizedMessage } from './accessToken'
@@ -99,7 +100,7 @@ export function createRuntimeHandler(options: RuntimeOptions) {
   /** CONNECT: a tunnel to one of the sandbox's ports, for callers with the token. */
   const tunnel = (req: IncomingMessage, socket: Socket, head: Buffer): void => {
     if (!hasToken(req)) {
-      socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\nConnection: close\r\n\r\n')
+      closeWithAnswer(socket, '401 Unauthorized')
       return
     }
     openPortTunnel(req, socket, head)
