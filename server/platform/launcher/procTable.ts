@@ -8,8 +8,11 @@ export interface ProcEntry {
   state: string
 }
 
-/** A process's pid, parent and state, or undefined once it is gone. */
-export function readProcEntry(pid: number): ProcEntry | undefined {
+/**
+ * The fields of /proc/<pid>/stat after the command name, the first being the state (field 3 of
+ * proc(5)); undefined once the process is gone.
+ */
+export function procStatFields(pid: number): string[] | undefined {
   let stat: string
   try {
     stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
@@ -17,8 +20,13 @@ export function readProcEntry(pid: number): ProcEntry | undefined {
     return undefined
   }
   // The command name sits in parentheses and may itself hold spaces and parentheses.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  return { pid, ppid: Number(fields[1]), state: fields[0] ?? '?' }
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+}
+
+/** A process's pid, parent and state, or undefined once it is gone. */
+export function readProcEntry(pid: number): ProcEntry | undefined {
+  const fields = procStatFields(pid)
+  return fields && { pid, ppid: Number(fields[1]), state: fields[0] ?? '?' }
 }
 
 /** Every process on the host. */

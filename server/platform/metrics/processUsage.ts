@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { procStatFields } from '../launcher/procTable'
 
 /** Linux reports CPU time in clock ticks of 1/100 s on every architecture Node runs on. */
 const ticksPerSecond = 100
@@ -17,10 +18,10 @@ export function processUsage(pids: readonly number[]): ProcessUsage {
   let ticks = 0
   let pages = 0
   for (const pid of pids) {
+    // State is field 3 of proc(5), the first here; utime and stime are fields 14 and 15.
+    const fields = procStatFields(pid)
+    if (!fields) continue
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-      // After the command name in parentheses: state is field 3, utime 14 and stime 15.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
       const resident = readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]
       ticks += Number(fields[11]) + Number(fields[12])
       pages += Number(resident)
