@@ -3,6 +3,7 @@
 // sandbox's own figures. Through the official SDK, against real cgroups.
 import { CommandExitError, Sandbox } from 'e2b'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ideCall } from './testing/ideCall'
 import { startTestPlatform, type TestPlatform } from './testing/platformFixture'
 
 const limits = { cpus: 1, memoryMB: 256, pids: 128 }
@@ -27,8 +28,7 @@ describe('limits per sandbox', () => {
 
   it('is bounded by the kernel on this machine, and the API says by what', async () => {
     expect(tp.platform.launcher.limits.kind, tp.platform.launcher.limits.warning).not.toBe('none')
-    const stack = (await import('./testing/ideCall')).ideCall
-    const answer = await stack(tp.platform, 'GET', '/stack')
+    const answer = await ideCall(tp.platform, 'GET', '/stack')
     expect(answer.json.limits).toEqual({
       kind: tp.platform.launcher.limits.kind,
       enforced: tp.platform.launcher.limits.enforced,
