@@ -30,6 +30,8 @@ export class PortWatch {
   private readonly subscribers = new Subscribers()
   private following = 0
   private timer: ReturnType<typeof setTimeout> | undefined
+  /** A look is under way: a follower who comes back meanwhile starts no second loop. */
+  private looking = false
 
   constructor(
     private readonly list: () => Promise<ListeningPort[]>,
@@ -41,7 +43,7 @@ export class PortWatch {
 
   subscribe = (listener: () => void): (() => void) => {
     const remove = this.subscribers.add(listener)
-    if (++this.following === 1) void this.look()
+    if (++this.following === 1 && !this.looking) void this.look()
     let removed = false
     return () => {
       if (removed) return
@@ -53,6 +55,7 @@ export class PortWatch {
 
   private async look(): Promise<void> {
     clearTimeout(this.timer)
+    this.looking = true
     const visible = typeof document === 'undefined' || document.visibilityState === 'visible'
     if (this.running() && visible) {
       try {
@@ -62,6 +65,7 @@ export class PortWatch {
         if (changed) this.subscribers.notify()
       } catch {}
     }
+    this.looking = false
     if (this.following > 0) this.timer = setTimeout(() => void this.look(), this.everyMs)
   }
 }
