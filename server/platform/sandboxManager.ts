@@ -272,8 +272,17 @@ export class SandboxManager {
     return entry
   }
 
+  /**
+   * Runs `operation` after every earlier one on the sandbox. A sandbox killed meanwhile (by a
+   * client or its timeout) is gone for whatever waited behind the kill: 404, never a revival.
+   */
   private serialized<T>(entry: Entry, operation: () => Promise<T>): Promise<T> {
-    const result = entry.queue.then(operation, operation)
+    const id = entry.record.sandboxID
+    const guarded = () => {
+      if (this.entries.get(id) !== entry) throw sandboxNotFound(id)
+      return operation()
+    }
+    const result = entry.queue.then(guarded, guarded)
     entry.queue = result.catch(() => {})
     return result
   }
