@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { stripVTControlCharacters } from 'node:util'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const results = join(root, 'test-results')
@@ -33,6 +34,35 @@ function counts(report, pick) {
   return report ? pick(report) : { passed: 0, failed: 1, skipped: 0 }
 }
 
+/** Each failed test's name and the first lines of why: the end of a CI log then says what broke. */
+function failures(unitReport, e2eReport) {
+  const plain = (text) =>
+    stripVTControlCharacters(String(text ?? ''))
+      .split('\n')
+      .filter((line) => line.trim())
+      .slice(0, 6)
+      .map((line) => `    ${line.slice(0, 300)}`)
+      .join('\n')
+  const lines = []
+  for (const file of unitReport?.testResults ?? []) {
+    const failed = file.assertionResults.filter((a) => a.status === 'failed')
+    for (const a of failed)
+      lines.push(`✗ ${file.name.replace(`${root}/`, '')} › ${a.fullName}\n${plain(a.failureMessages[0])}`)
+    if (!failed.length && file.status === 'failed')
+      lines.push(`✗ ${file.name.replace(`${root}/`, '')}\n${plain(file.message)}`)
+  }
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? [])
+      if (!spec.ok) {
+        const error = spec.tests.flatMap((t) => t.results).find((r) => r.error)?.error
+        lines.push(`✗ e2e/${spec.file} › ${spec.title}\n${plain(error?.message)}`)
+      }
+    for (const child of suite.suites ?? []) walk(child)
+  }
+  for (const suite of e2eReport?.suites ?? []) walk(suite)
+  return lines
+}
+
 const rows = []
 const check = (name, cmd, args) => rows.push({ name, ...run(cmd, args) })
 
@@ -46,7 +76,8 @@ const unit = run(bin('vitest'), [
   '--reporter=json',
   '--outputFile.json=test-results/unit.json',
 ])
-const unitCounts = counts(readJson('unit.json'), (r) => ({
+const unitReport = readJson('unit.json')
+const unitCounts = counts(unitReport, (r) => ({
   passed: r.numPassedTests,
   failed: r.numFailedTests,
   skipped: r.numPendingTests + r.numTodoTests,
@@ -56,13 +87,16 @@ rows.push({ name: 'unit and protocol tests (vitest)', ...unit, ...unitCounts })
 const build = run(bin('vite'), ['build', '--logLevel', 'warn'])
 rows.push({ name: 'build (vite)', ...build })
 const e2e = build.ok ? run(bin('playwright'), ['test']) : { ok: false, seconds: 0 }
-const e2eCounts = counts(build.ok ? readJson('e2e.json') : undefined, (r) => ({
+const e2eReport = build.ok ? readJson('e2e.json') : undefined
+const e2eCounts = counts(e2eReport, (r) => ({
   passed: r.stats.expected + r.stats.flaky,
   failed: r.stats.unexpected,
   skipped: r.stats.skipped,
 }))
 rows.push({ name: 'browser tests (playwright)', ...e2e, ...e2eCounts })
 
+const failedTests = failures(unitReport, e2eReport)
+if (failedTests.length) console.log(`\nwhat failed:\n${failedTests.join('\n')}`)
 console.log('\nstep                                 result   time   tests')
 for (const r of rows) {
   const tests = r.passed === undefined ? '' : `${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped`
