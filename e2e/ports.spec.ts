@@ -21,6 +21,8 @@ test('a server started in the terminal shows in Ports; its preview sits beside t
   const ports = page.getByRole('region', { name: 'Ports' })
   const port = ports.getByRole('listitem', { name: 'Port 8000' })
   await expect(port).toBeVisible({ timeout: 15_000 })
+  // The process behind it, by its command line.
+  await expect(port).toContainText(/python3 -m http\.server 8000 · pid \d+/)
   // Its own address, E2B's {port}-{sandboxId} form: no token in it.
   const href = await port.getByRole('link', { name: 'Open port 8000 in a new tab' }).getAttribute('href')
   expect(href).toBe(`http://8000-${id}.localhost:${stack.port}/`)

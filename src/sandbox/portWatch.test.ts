@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { type PortChanges, PortWatch, portChanges } from './portWatch'
 
-const ports = (...numbers: number[]) => numbers.map((port) => ({ port, allAddresses: true }))
+const ports = (...numbers: number[]) => numbers.map((port) => ({ port, allAddresses: true, inode: port + 1 }))
 
 describe('PortWatch', () => {
   it('tells which ports opened and closed between looks, and nothing when nothing changed', async () => {
@@ -11,7 +11,7 @@ describe('PortWatch', () => {
     const watch = new PortWatch(
       async () => ports(...(answers[Math.min(call++, answers.length - 1)] ?? [])),
       () => true,
-      1000,
+      { everyMs: 1000 },
     )
     const changes: PortChanges[] = []
     let seen = ports()
@@ -40,7 +40,7 @@ describe('PortWatch', () => {
         return ports(8000)
       },
       () => running,
-      1000,
+      { everyMs: 1000 },
     )
     const first = watch.subscribe(() => {})
     const second = watch.subscribe(() => {})
@@ -56,5 +56,33 @@ describe('PortWatch', () => {
     await vi.advanceTimersByTimeAsync(5000)
     vi.useRealTimers()
     expect(looks).toBe(2)
+  })
+
+  it('asks for the process of each new socket once, keeps it while the socket lives, and lives without one', async () => {
+    vi.useFakeTimers()
+    const answers = [[8000], [8000, 3000], [3000], [3000, 5000]]
+    let call = 0
+    const asked: number[][] = []
+    const watch = new PortWatch(
+      async () => ports(...(answers[Math.min(call++, answers.length - 1)] ?? [])),
+      () => true,
+      {
+        everyMs: 1000,
+        findOwners: async (inodes) => {
+          asked.push(inodes)
+          if (inodes.includes(5001)) throw new Error('no find in this image')
+          return new Map(inodes.map((inode) => [inode, { pid: inode, command: `server ${inode - 1}` }]))
+        },
+      },
+    )
+    const stop = watch.subscribe(() => {})
+    for (let i = 0; i < 5; i++) await vi.advanceTimersByTimeAsync(1000)
+    stop()
+    vi.useRealTimers()
+    expect(asked).toEqual([[8001], [3001], [5001]])
+    expect(watch.getSnapshot()).toEqual([
+      { port: 3000, allAddresses: true, inode: 3001, owner: { pid: 3001, command: 'server 3000' } },
+      { port: 5000, allAddresses: true, inode: 5001 },
+    ])
   })
 })

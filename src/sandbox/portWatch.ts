@@ -1,8 +1,12 @@
 import { Subscribers } from '../common/Subscribers'
+import type { PortOwner } from './portOwners'
 import type { ListeningPort } from './sandboxPorts'
 
-/** A port opens and shows within this long. */
-const lookEveryMs = 2000
+/** A port opens and shows within this long: two small file reads a second while followed. */
+const lookEveryMs = 1000
+
+/** Finds the processes behind listening sockets, by inode. */
+export type FindOwners = (inodes: number[]) => Promise<Map<number, PortOwner>>
 
 /** Ports that opened and closed between two looks. */
 export interface PortChanges {
@@ -21,9 +25,11 @@ export function portChanges(previous: readonly ListeningPort[], next: readonly L
 }
 
 /**
- * The sandbox's listening ports, looked at every 2 s while anyone follows them, the sandbox runs
- * and the page is visible: one look serves the ports panel, the preview and the embed's events.
- * A failed look changes nothing. Undefined until the first look.
+ * The sandbox's listening ports, looked at every second while anyone follows them, the sandbox
+ * runs and the page is visible: one look serves the ports panel, the preview and the embed's
+ * events. Each new socket's process is asked for once (a command in the sandbox), not at every
+ * look; one that cannot be found stays without. A failed look changes nothing. Undefined until
+ * the first look.
  */
 export class PortWatch {
   private ports: ListeningPort[] | undefined
@@ -32,12 +38,19 @@ export class PortWatch {
   private timer: ReturnType<typeof setTimeout> | undefined
   /** A look is under way: a follower who comes back meanwhile starts no second loop. */
   private looking = false
+  /** Owners by socket inode, null where the sandbox could not tell; only current sockets kept. */
+  private owners = new Map<number, PortOwner | null>()
+  private readonly everyMs: number
+  private readonly findOwners: FindOwners | undefined
 
   constructor(
     private readonly list: () => Promise<ListeningPort[]>,
     private readonly running: () => boolean,
-    private readonly everyMs = lookEveryMs,
-  ) {}
+    { everyMs = lookEveryMs, findOwners }: { everyMs?: number; findOwners?: FindOwners } = {},
+  ) {
+    this.everyMs = everyMs
+    this.findOwners = findOwners
+  }
 
   getSnapshot = (): ListeningPort[] | undefined => this.ports
 
@@ -59,7 +72,7 @@ export class PortWatch {
     const visible = typeof document === 'undefined' || document.visibilityState === 'visible'
     if (this.running() && visible) {
       try {
-        const ports = await this.list()
+        const ports = await this.withOwners(await this.list())
         const changed = !this.ports || JSON.stringify(ports) !== JSON.stringify(this.ports)
         this.ports = ports
         if (changed) this.subscribers.notify()
@@ -67,5 +80,20 @@ export class PortWatch {
     }
     this.looking = false
     if (this.following > 0) this.timer = setTimeout(() => void this.look(), this.everyMs)
+  }
+
+  private async withOwners(ports: ListeningPort[]): Promise<ListeningPort[]> {
+    if (!this.findOwners) return ports
+    const unknown = ports.map((p) => p.inode).filter((inode) => inode > 0 && !this.owners.has(inode))
+    if (unknown.length > 0) {
+      const found = await this.findOwners(unknown).catch(() => new Map<number, PortOwner>())
+      for (const inode of unknown) this.owners.set(inode, found.get(inode) ?? null)
+    }
+    const current = new Set(ports.map((p) => p.inode))
+    for (const inode of this.owners.keys()) if (!current.has(inode)) this.owners.delete(inode)
+    return ports.map((p) => {
+      const owner = this.owners.get(p.inode)
+      return owner ? { ...p, owner } : p
+    })
   }
 }

@@ -16,9 +16,9 @@ const tcp6 = `  sl  local_address                         remote_address        
 describe('sandbox ports', () => {
   it('reads the listening sockets of /proc/net/tcp, and whether they take every address', () => {
     expect(parseListening(tcp)).toEqual([
-      { port: 49999, allAddresses: false },
-      { port: 8000, allAddresses: true },
-      { port: 3000, allAddresses: false },
+      { port: 49999, allAddresses: false, inode: 1 },
+      { port: 8000, allAddresses: true, inode: 2 },
+      { port: 3000, allAddresses: false, inode: 4 },
     ])
     expect(parseListening('')).toEqual([])
   })
@@ -29,9 +29,9 @@ describe('sandbox ports', () => {
       read: async (path) => new TextEncoder().encode(path.endsWith('6') ? tcp6 : runtimeLine),
     })
     expect(ports).toEqual([
-      { port: 3000, allAddresses: false },
-      { port: 5001, allAddresses: true },
-      { port: 8000, allAddresses: true },
+      { port: 3000, allAddresses: false, inode: 4 },
+      { port: 5001, allAddresses: true, inode: 0 },
+      { port: 8000, allAddresses: true, inode: 2 },
     ])
     // A sandbox whose /proc cannot be read lists nothing rather than failing.
     expect(await listeningPorts({ read: () => Promise.reject(new Error('gone')) })).toEqual([])

@@ -1,4 +1,5 @@
 import { envdPort } from '../contract/runtimeExtensions'
+import type { PortOwner } from './portOwners'
 import type { SandboxFiles } from './sandboxFiles'
 
 /** A TCP port a process in the sandbox listens on. */
@@ -6,23 +7,28 @@ export interface ListeningPort {
   port: number
   /** Listens on every address (0.0.0.0 or ::), not loopback only. */
   allAddresses: boolean
+  /** The listening socket's inode (0 when the table has none): what finds its process. */
+  inode: number
+  /** The process that listens, once known (see portOwners). */
+  owner?: PortOwner
 }
 
 /** A TCP socket in the LISTEN state, in /proc/net/tcp's `st` column. */
 const listenState = '0A'
 
 /**
- * The listening ports in /proc/net/tcp or tcp6 text: `local_address` is hex `ADDR:PORT`, and an
- * address of all zeros is every address.
+ * The listening ports in /proc/net/tcp or tcp6 text: `local_address` is hex `ADDR:PORT`, an
+ * address of all zeros is every address, and the tenth column is the socket's inode.
  */
 export function parseListening(procNetTcp: string): ListeningPort[] {
   const ports: ListeningPort[] = []
   for (const line of procNetTcp.split('\n').slice(1)) {
-    const [, local, , state] = line.trim().split(/\s+/)
+    const [, local, , state, , , , , , inode] = line.trim().split(/\s+/)
     if (state !== listenState || !local) continue
     const [address = '', hexPort = ''] = local.split(':')
     const port = Number.parseInt(hexPort, 16)
-    if (Number.isInteger(port) && port > 0) ports.push({ port, allAddresses: /^0+$/.test(address) })
+    if (Number.isInteger(port) && port > 0)
+      ports.push({ port, allAddresses: /^0+$/.test(address), inode: Number(inode) || 0 })
   }
   return ports
 }
@@ -46,7 +52,11 @@ export async function listeningPorts(files: Pick<SandboxFiles, 'read'>): Promise
   for (const found of tables.flatMap(parseListening)) {
     if (found.port === envdPort) continue
     const known = byPort.get(found.port)
-    byPort.set(found.port, { port: found.port, allAddresses: !!known?.allAddresses || found.allAddresses })
+    byPort.set(found.port, {
+      port: found.port,
+      allAddresses: !!known?.allAddresses || found.allAddresses,
+      inode: known?.inode || found.inode,
+    })
   }
   return [...byPort.values()].sort((a, b) => a.port - b.port)
 }

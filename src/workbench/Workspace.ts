@@ -8,6 +8,7 @@ import { TerminalManager } from '../features/terminal/TerminalManager'
 import { TerminalMemory } from '../features/terminal/terminalMemory'
 import { useTerminalSettings } from '../features/terminal/terminalSettings'
 import { FileWatch } from '../sandbox/fileWatch'
+import { findPortOwners } from '../sandbox/portOwners'
 import { PortWatch } from '../sandbox/portWatch'
 import type { SandboxSession } from '../sandbox/SandboxSession'
 import { addressKey } from '../sandbox/sandboxAddress'
@@ -52,6 +53,7 @@ export class Workspace {
     this.ports = new PortWatch(
       () => session.ports(),
       () => session.getSnapshot().state.kind === 'running',
+      { findOwners: (inodes) => findPortOwners(session.processes, inodes) },
     )
     this.terminals = new TerminalManager(session, {
       openTerminal: (record, terminalOptions) =>

@@ -3,10 +3,16 @@ import type { SandboxSession } from '../../sandbox/SandboxSession'
 import { reportErrors } from '../../ui/notifications'
 import { useExternalStore } from '../../ui/useExternalStore'
 
+/** A command line as a row shows it: the program's own name, not its folder. */
+export function shortCommand(command: string): string {
+  const [program = '', ...args] = command.split(' ')
+  return [program.slice(program.lastIndexOf('/') + 1), ...args].join(' ')
+}
+
 /**
- * The ports the sandbox's programs listen on, found live, each with what to do with it: preview
- * it beside the code, open it in a tab of its own, or copy its URL (no token in it: a port's URL
- * is E2B's public `{port}-{sandboxId}` address).
+ * The ports the sandbox's programs listen on, found live, with the process behind each where the
+ * sandbox tells it, and what to do with it: preview it beside the code, open it in a tab of its
+ * own, or copy its URL (no token in it: a port's URL is E2B's public `{port}-{sandboxId}` address).
  */
 export function PortsPanel({
   session,
@@ -33,12 +39,17 @@ export function PortsPanel({
         </p>
       ) : (
         <ul className="ports-list">
-          {ports.map(({ port, allAddresses }) => {
+          {ports.map(({ port, allAddresses, owner }) => {
             const url = session.portUrl(port)
             return (
               <li key={port} aria-label={`Port ${port}`}>
                 <span className="port-number">{port}</span>
                 {!allAddresses && <span className="port-note">localhost only</span>}
+                {owner && (
+                  <span className="port-owner" title={`${owner.command} (pid ${owner.pid})`}>
+                    {shortCommand(owner.command)} · pid {owner.pid}
+                  </span>
+                )}
                 <span className="toolbar-spacer" />
                 <button type="button" onClick={() => onPreview(port)}>
                   Preview
