@@ -2,12 +2,7 @@ import { chromium } from '@playwright/test'
 import { chromiumLaunchOptions } from '../e2e/chromium'
 import { SandboxFiles } from '../e2e/sandboxFiles'
 import { freePort, LocalStack } from '../e2e/stack'
-import { type Figure, median } from './table'
-
-const percentile = (samples: number[], p: number) => {
-  const sorted = [...samples].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] as number
-}
+import { type Figure, median, percentile } from './table'
 
 /**
  * Explorer figures (issue 7), in headless Chromium against the real stack: a folder of 100,000

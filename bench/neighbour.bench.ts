@@ -8,15 +8,10 @@ import {
 } from '../server/platform/launcher/testing/sandboxCalls'
 import { startTestPlatform, type TestPlatform } from '../server/platform/testing/platformFixture'
 import { runtimePort } from '../server/platform/testing/runtimeBridge'
-import type { Figure } from './table'
+import { type Figure, percentile } from './table'
 
 const sandboxes = 30
 const keysPerSandbox = 10
-
-function percentile(samples: number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN
-}
 
 async function address(tp: TestPlatform, id: string): Promise<SandboxAddress> {
   const route = tp.platform.manager.route(id)

@@ -1,5 +1,5 @@
 // `npm run bench`: measures and prints a table of medians. Benchmarks are not tests: nothing here fails on a time.
-// `npm run bench -- runtime` (or codec, platform, class, neighbour, terminal, explorer, editor, fuzz) runs one group.
+// `npm run bench -- runtime` (or codec, platform, class, neighbour, terminal, explorer, ports, editor, fuzz) runs one group.
 import { classFigures } from './class.bench'
 import { codecFigures } from './codec.bench'
 import { editorFigures } from './editor.bench'
@@ -7,6 +7,7 @@ import { explorerFigures } from './explorer.bench'
 import { fuzzFigures } from './fuzz.bench'
 import { neighbourFigures } from './neighbour.bench'
 import { platformFigures } from './platform.bench'
+import { portsFigures } from './ports.bench'
 import { runtimeFigures } from './runtime.bench'
 import { type Figure, printTable } from './table'
 import { terminalFigures } from './terminal/terminal.bench'
@@ -19,6 +20,7 @@ const groups: Record<string, () => Promise<Figure[]>> = {
   neighbour: neighbourFigures,
   terminal: terminalFigures,
   explorer: explorerFigures,
+  ports: portsFigures,
   editor: editorFigures,
   fuzz: fuzzFigures,
 }

@@ -17,6 +17,12 @@ export function median(samples: number[]): number {
     : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
 }
 
+/** The p-th percentile (0 to 100) of a non-empty list of samples, nearest rank. */
+export function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN
+}
+
 /** Runs `fn` `runs` times (after one warm-up) and returns the samples it reports. */
 export async function sample(runs: number, fn: () => Promise<number> | number): Promise<number[]> {
   await fn()

@@ -87,3 +87,25 @@ export async function startRuntimeProcess(
   ended.catch(() => {})
   return { pid, ended }
 }
+
+/** Sends a signal to a process of a sandbox with the runtime's SendSignal, as another client would. */
+export async function signalRuntimeProcess(
+  stack: LocalStack,
+  sandboxId: string,
+  pid: number,
+  signal: 'SIGNAL_SIGTERM' | 'SIGNAL_SIGKILL',
+): Promise<void> {
+  const detail = (await (await stack.api('GET', `/sandboxes/${sandboxId}`)).json()) as {
+    envdAccessToken: string
+  }
+  const res = await fetch(`${stack.url}/process.Process/SendSignal`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      'X-Access-Token': detail.envdAccessToken,
+      'E2b-Sandbox-Id': sandboxId,
+    },
+    body: JSON.stringify({ process: { pid }, signal }),
+  })
+  if (!res.ok) throw new Error(`SendSignal answered ${res.status}: ${await res.text()}`)
+}
