@@ -37,7 +37,14 @@ test('a server started in the terminal shows in Ports; its preview sits beside t
   await expect(tab.getByRole('heading', { name: 'Hello preview' })).toBeVisible()
   await tab.close()
 
-  await port.getByRole('button', { name: 'Preview' }).click()
+  // Chosen so (a kept setting), the same link opens the port in the preview beside the code.
+  await wb.command('Terminal: Toggle opening localhost links in the preview (or a new tab)')
+  const linkAt = await wb.pointAt('http://0.0.0.0:8000/', 8)
+  // Away and back: the link shows itself to a pointer that comes over it.
+  await page.mouse.move(linkAt.x, linkAt.y + 40, { steps: 3 })
+  await page.mouse.move(linkAt.x + 4, linkAt.y, { steps: 3 })
+  await page.mouse.click(linkAt.x + 4, linkAt.y)
+  await page.mouse.move(0, 0)
   const preview = page.getByRole('region', { name: 'Preview of port 8000' })
   const frame = preview.frameLocator('iframe[title="Port 8000"]')
   await expect(frame.getByRole('heading', { name: 'Hello preview' })).toBeVisible()
@@ -75,7 +82,9 @@ test('a server started in the terminal shows in Ports; its preview sits beside t
   await expect(frame.getByText('Saved from the editor')).toBeVisible()
 
   // The server stops: the pane says so; it starts again: the page comes back by itself.
-  await wb.type('\u0003')
+  // Ctrl+C as keys (a U+0003 typed as text is not taken after a click on a link in the screen).
+  await wb.terminal.locator('textarea').focus()
+  await page.keyboard.press('Control+C')
   await expect(preview.getByRole('status')).toContainText('Port 8000 is closed', { timeout: 15_000 })
   await expect(port).toBeHidden()
   await wb.type('echo "<h1>Back again</h1>" > index.html && python3 -m http.server 8000\n')

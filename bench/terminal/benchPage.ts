@@ -203,6 +203,7 @@ const bench = {
       { id: `bench-${nextId}`, tag: `bench-terminal:${nextId}`, title: `Bench ${nextId}` },
       { theme: 'dark' },
       useTerminalSettings,
+      () => {},
     )
     const probe = new Probe()
     const term = instance.term

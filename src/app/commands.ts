@@ -144,6 +144,12 @@ export function workbenchCommands(
       run: () => useTerminalSettings.getState().toggleScreenReaderMode(),
     },
     {
+      id: 'terminal.localLinks',
+      title: 'Terminal: Toggle opening localhost links in the preview (or a new tab)',
+      enabled: true,
+      run: () => useTerminalSettings.getState().toggleLocalLinksOpen(),
+    },
+    {
       id: 'view.fullscreen',
       title: 'View: Toggle full screen (the terminal gets Ctrl+W, Ctrl+N, Ctrl+T)',
       enabled: true,

@@ -78,18 +78,26 @@ export function portUrl(runtimeUrl: string, port: number, path = '/'): string | 
 const ownHosts = new Set(['localhost', '127.0.0.1', '0.0.0.0', '[::]', '[::1]'])
 
 /**
- * Where a link a program in the sandbox printed should go: `http://localhost:8000/x` (or
- * 127.0.0.1, 0.0.0.0) means the sandbox's port 8000, not the user's own machine; any other link
- * is left as it is.
+ * The sandbox port and path a printed link means: `http://localhost:8000/x` (or 127.0.0.1,
+ * 0.0.0.0) is the sandbox's port 8000 to a program in it; undefined for any other link.
  */
-export function sandboxLink(runtimeUrl: string, link: string): string {
+export function localPortLink(link: string): { port: number; path: string } | undefined {
   let url: URL
   try {
     url = new URL(link)
   } catch {
-    return link
+    return undefined
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !ownHosts.has(url.hostname)) return link
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !ownHosts.has(url.hostname)) return undefined
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80))
-  return portUrl(runtimeUrl, port, `${url.pathname}${url.search}${url.hash}`) ?? link
+  return { port, path: `${url.pathname}${url.search}${url.hash}` }
+}
+
+/**
+ * Where a link a program in the sandbox printed should go: a local link (see localPortLink) to
+ * the sandbox's port, not the user's own machine; any other link is left as it is.
+ */
+export function sandboxLink(runtimeUrl: string, link: string): string {
+  const local = localPortLink(link)
+  return (local && portUrl(runtimeUrl, local.port, local.path)) ?? link
 }

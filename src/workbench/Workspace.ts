@@ -16,6 +16,7 @@ import { browserStorage } from '../ui/browserStorage'
 import type { NoticeSink } from '../ui/notifications'
 import { linkLabToEditor } from './linkLabToEditor'
 import { linkLabToPreview } from './linkLabToPreview'
+import { terminalLinkOpener } from './terminalLinks'
 
 /** How a workspace is made. */
 export interface WorkspaceOptions {
@@ -55,9 +56,10 @@ export class Workspace {
       () => session.getSnapshot().state.kind === 'running',
       { findOwners: (inodes) => findPortOwners(session.processes, inodes) },
     )
+    const openLink = terminalLinkOpener(session, this.preview, useTerminalSettings)
     this.terminals = new TerminalManager(session, {
       openTerminal: (record, terminalOptions) =>
-        new TerminalInstance(session, record, terminalOptions, useTerminalSettings),
+        new TerminalInstance(session, record, terminalOptions, useTerminalSettings, openLink),
       memory: new TerminalMemory(browserStorage, `sandbox-ide:terminals:${addressKey(session.address)}`),
       theme: options.theme,
       notices: options.notices,

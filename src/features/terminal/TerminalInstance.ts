@@ -75,6 +75,8 @@ export class TerminalInstance {
     readonly record: TerminalRecord,
     private readonly options: TerminalInstanceOptions,
     settings: TerminalSettingsSource,
+    /** Opens a printed link that was clicked. */
+    openLink: (uri: string) => void,
   ) {
     this.element.className = 'terminal-screen'
     this.term = new Terminal({
@@ -92,7 +94,7 @@ export class TerminalInstance {
     this.term.loadAddon(this.serializer)
     this.term.open(this.element)
     this.term.textarea?.setAttribute('aria-label', `${record.title} input: Escape then Tab moves focus out`)
-    this.addons = new TerminalAddons(this.term, this.element, (uri) => session.linkTarget(uri))
+    this.addons = new TerminalAddons(this.term, this.element, openLink)
     this.clipboard = new TerminalClipboard(this.term, this.element, () => settings.getState().copyOnSelect)
     this.mirror = TerminalTextMirror.forTests(this.term, this.element)
     this.unsubscribeSettings = settings.subscribe((s) => {

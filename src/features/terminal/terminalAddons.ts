@@ -37,14 +37,13 @@ export class TerminalAddons {
   constructor(
     private readonly term: Terminal,
     private readonly screen: HTMLElement,
-    /** Where a printed link leads (a localhost link: the sandbox's port, not this machine's). */
-    linkTarget: (uri: string) => string,
+    /** Opens a printed link that was clicked (a localhost link: the sandbox's port, not this machine's). */
+    openLink: (uri: string) => void,
   ) {
     const unicode = new Unicode11Addon()
-    // In a new tab that gets no handle back on the IDE.
     const links = new WebLinksAddon((event, uri) => {
       event.preventDefault()
-      window.open(linkTarget(uri), '_blank', 'noopener,noreferrer')
+      openLink(uri)
     })
     this.others = [unicode, links]
     term.loadAddon(unicode)

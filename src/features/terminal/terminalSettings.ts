@@ -7,8 +7,11 @@ interface TerminalSettings {
   copyOnSelect: boolean
   /** Mirror the screen into an accessibility tree and announce output (xterm's screen-reader mode). */
   screenReaderMode: boolean
+  /** Where a printed link to one of the sandbox's own ports (localhost:8000) opens. */
+  localLinksOpen: 'tab' | 'preview'
   toggleCopyOnSelect(): void
   toggleScreenReaderMode(): void
+  toggleLocalLinksOpen(): void
 }
 
 /** The user's terminal options, the same for every terminal and kept across reloads. */
@@ -17,13 +20,20 @@ export const useTerminalSettings = create<TerminalSettings>()(
     (set) => ({
       copyOnSelect: false,
       screenReaderMode: false,
+      localLinksOpen: 'tab',
       toggleCopyOnSelect: () => set((s) => ({ copyOnSelect: !s.copyOnSelect })),
       toggleScreenReaderMode: () => set((s) => ({ screenReaderMode: !s.screenReaderMode })),
+      toggleLocalLinksOpen: () =>
+        set((s) => ({ localLinksOpen: s.localLinksOpen === 'tab' ? 'preview' : 'tab' })),
     }),
     {
       name: 'sandbox-ide:terminal-settings',
       storage: persistedStorage,
-      partialize: (s) => ({ copyOnSelect: s.copyOnSelect, screenReaderMode: s.screenReaderMode }),
+      partialize: (s) => ({
+        copyOnSelect: s.copyOnSelect,
+        screenReaderMode: s.screenReaderMode,
+        localLinksOpen: s.localLinksOpen,
+      }),
     },
   ),
 )
