@@ -44,6 +44,10 @@ const limitsLine =
   limits.kind === 'none'
     ? limits.warning
     : `${sandboxLimits.cpus} CPUs, ${sandboxLimits.memoryMB} MB, ${sandboxLimits.pids} processes each (${limits.kind}: ${limits.enforced.join(', ')}${limits.warning ? `; ${limits.warning}` : ''})`
+const diskLine =
+  platform.disks.kind === 'none'
+    ? platform.disks.warning
+    : `a ${sandboxLimits.diskMB} MB home each (its own ext4 file system, sparse on the host)`
 const defaultId = config.defaultSandbox
   ? await ensureDefaultSandbox(platform.manager, {
       dataDir: config.dataDir,
@@ -65,6 +69,7 @@ Sandbox IDE is running.
                  (the IDE inside another site's page)
   Sandboxes:     ${sandboxLine}; ${isolation}
   Limits:        ${limitsLine}
+                 ${diskLine}
   Templates:     ${(await platform.templates.ids()).join(', ')}
   E2B API:       E2B_API_URL=${platform.url} E2B_SANDBOX_URL=${platform.url}
   API key:       ${platform.apiKeyGenerated ? `${platform.apiKey}  (new; kept in ${shownData}/api-key)` : `in ${config.apiKey ? 'SANDBOX_API_KEY / --api-key' : `${shownData}/api-key`}`}

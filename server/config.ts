@@ -31,8 +31,16 @@ export interface PlatformConfig {
   sandboxLimits?: Partial<SandboxLimits>
 }
 
-/** E2B's default machine (2 vCPUs), with room for a dev server and a build; 1,024 processes. */
-export const defaultSandboxLimits: SandboxLimits = { cpus: 2, memoryMB: 2048, pids: 1024 }
+/**
+ * E2B's default machine (2 vCPUs), with room for a dev server and a build; 1,024 processes; a
+ * 4 GiB home (sparse: the host gives it only what it holds).
+ */
+export const defaultSandboxLimits: Required<SandboxLimits> = {
+  cpus: 2,
+  memoryMB: 2048,
+  pids: 1024,
+  diskMB: 4096,
+}
 
 export const platformUsage = `Usage: npm start -- [options]
 
@@ -56,6 +64,7 @@ Options:
   --sandbox-memory MB          memory each sandbox may use; past it, the kernel kills a process
                                of that sandbox (default 2048)
   --sandbox-pids N             processes and threads each sandbox may have at once (default 1024)
+  --sandbox-disk MB            size of each new sandbox's home file system (default 4096; needs root)
   --no-default-sandbox         do not create or resume a default sandbox
   --no-isolation               run sandboxes without bubblewrap (not isolated)
   --tls                        serve HTTPS with HTTP/2 (also $SANDBOX_TLS=1), with a self-signed
@@ -120,6 +129,7 @@ export function parsePlatformConfig(
       'sandbox-cpus': { type: 'string' },
       'sandbox-memory': { type: 'string' },
       'sandbox-pids': { type: 'string' },
+      'sandbox-disk': { type: 'string' },
       'no-default-sandbox': { type: 'boolean' },
       'no-isolation': { type: 'boolean' },
       tls: { type: 'boolean' },
@@ -147,6 +157,7 @@ export function parsePlatformConfig(
       cpus: positiveNumber('--sandbox-cpus', values['sandbox-cpus'], defaultSandboxLimits.cpus),
       memoryMB: positiveInt('--sandbox-memory', values['sandbox-memory'], defaultSandboxLimits.memoryMB),
       pids: positiveInt('--sandbox-pids', values['sandbox-pids'], defaultSandboxLimits.pids),
+      diskMB: positiveInt('--sandbox-disk', values['sandbox-disk'], defaultSandboxLimits.diskMB),
     },
     defaultSandbox: !values['no-default-sandbox'],
     isolation: values['no-isolation'] ? 'none' : 'auto',

@@ -1,12 +1,16 @@
 // One sandbox never takes the others down: a fork bomb stops at its process limit, a memory hog
-// is killed inside its own sandbox while the runtime keeps answering, and the API tells each
-// sandbox's own figures. Through the official SDK, against real cgroups.
-import { CommandExitError, Sandbox } from 'e2b'
+// is killed inside its own sandbox while the runtime keeps answering, a full disk is full in that
+// sandbox alone, and the API tells each sandbox's own figures. Through the official SDK, against
+// real cgroups and real file systems.
+import { existsSync, statfsSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { CommandExitError, NotEnoughSpaceError, Sandbox } from 'e2b'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ideCall } from './testing/ideCall'
 import { startTestPlatform, type TestPlatform } from './testing/platformFixture'
 
-const limits = { cpus: 1, memoryMB: 256, pids: 128 }
+const limits = { cpus: 1, memoryMB: 256, pids: 128, diskMB: 64 }
+const mib = 1024 * 1024
 
 describe('limits per sandbox', () => {
   let tp: TestPlatform
@@ -33,18 +37,55 @@ describe('limits per sandbox', () => {
       kind: tp.platform.launcher.limits.kind,
       enforced: tp.platform.launcher.limits.enforced,
     })
+    expect(tp.platform.disks.kind, tp.platform.disks.warning).toBe('ext4-image')
+    expect(answer.json.disk).toEqual({ kind: 'ext4-image' })
   })
 
   it('tells each sandbox’s own CPUs and memory in E2B’s answers and metrics', async () => {
     const detail = await (await tp.api('GET', `/sandboxes/${bomb.sandboxId}`)).json()
-    expect(detail).toMatchObject({ cpuCount: 1, memoryMB: 256, diskSizeMB: 0 })
+    expect(detail).toMatchObject({ cpuCount: 1, memoryMB: 256, diskSizeMB: 64 })
     const listed = await (await tp.api('GET', '/v2/sandboxes')).json()
     expect(listed.find((s: { sandboxID: string }) => s.sandboxID === bomb.sandboxId)).toMatchObject({
       cpuCount: 1,
       memoryMB: 256,
     })
     const [metric] = await bomb.getMetrics()
-    expect(metric).toMatchObject({ cpuCount: 1, memTotal: 256 * 1024 * 1024 })
+    expect(metric).toMatchObject({ cpuCount: 1, memTotal: 256 * mib })
+    // The home's own file system, less what ext4 keeps for itself.
+    expect(metric?.diskTotal).toBeGreaterThan(50 * mib)
+    expect(metric?.diskTotal).toBeLessThanOrEqual(64 * mib)
+  })
+
+  it('fills one sandbox’s disk to its limit with envd’s 507; the neighbour and the host keep their space', async () => {
+    const hostFree = () => {
+      const fs = statfsSync(tp.dataDir)
+      return fs.bavail * fs.bsize
+    }
+    const freeBefore = hostFree()
+    const full = await neighbour.commands
+      .run('dd if=/dev/zero of=fill.bin bs=1M count=100')
+      .catch((err: unknown) => err)
+    expect((full as CommandExitError).stderr).toMatch(/No space left on device/)
+    // An upload that does not fit: the SDK's own error, from envd's 507.
+    await expect(neighbour.files.write('more.bin', new Uint8Array(8 * mib).buffer)).rejects.toThrow(
+      NotEnoughSpaceError,
+    )
+    // Another sandbox writes as before; the host lost at most the sandbox's limit.
+    await bomb.files.write('fine.bin', new Uint8Array(8 * mib).buffer)
+    expect((await bomb.files.getInfo('fine.bin')).size).toBe(8 * mib)
+    expect(freeBefore - hostFree()).toBeLessThan(80 * mib)
+    // Freed, the space comes back.
+    await neighbour.commands.run('rm fill.bin')
+    await neighbour.files.write('more.bin', new Uint8Array(8 * mib).buffer)
+  })
+
+  it('removes a killed sandbox’s file system with it', async () => {
+    const doomed = await Sandbox.create()
+    const home = tp.platform.manager.homeDir(doomed.sandboxId)
+    expect(tp.platform.disks.attached(home)).toBe(true)
+    await doomed.kill()
+    expect(tp.platform.disks.attached(home)).toBe(false)
+    expect(existsSync(dirname(home))).toBe(false)
   })
 
   it('stops a fork bomb at the process limit, inside its sandbox; the neighbour and the platform go on', async () => {

@@ -1,5 +1,6 @@
-import { mkdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
+import { homeImageName, type SandboxDisks } from './disk/sandboxDisks'
 import { newSandboxId, newSecret } from './ids'
 import type { LaunchedSandbox, SandboxLauncher } from './launcher/sandboxLauncher'
 import type { SandboxLimits } from './launcher/sandboxLimits'
@@ -47,6 +48,8 @@ export interface ManagerOptions {
   metricsEveryMs?: number
   /** What each new sandbox may use. */
   sandboxLimits: SandboxLimits
+  /** How homes get their size limit (a file system each), where the host allows it. */
+  disks: SandboxDisks
 }
 
 interface Entry {
@@ -168,10 +171,12 @@ export class SandboxManager {
     this.entries.set(id, entry)
     mkdirSync(this.homeDir(id), { recursive: true })
     try {
+      await this.attachDisk(record)
       if (templateDir) await seedHome(templateDir, this.homeDir(id))
       await this.serialized(entry, () => this.launch(entry))
     } catch (err) {
       this.entries.delete(id)
+      await this.options.disks.detach(this.homeDir(id)).catch(() => {})
       rmSync(this.sandboxDir(id), { recursive: true, force: true })
       throw new PlatformError(
         500,
@@ -244,6 +249,7 @@ export class SandboxManager {
       this.stopped(id)
       await entry.launched?.kill()
       this.metrics.forget(id)
+      await this.options.disks.detach(this.homeDir(id))
       rmSync(this.sandboxDir(id), { recursive: true, force: true })
       this.save()
       this.options.log(`sandbox ${id}: killed`)
@@ -255,6 +261,8 @@ export class SandboxManager {
     clearInterval(this.ticker)
     clearInterval(this.sampler)
     await Promise.all([...this.entries.values()].map((e) => e.launched?.kill()))
+    // Homes are unmounted (their files stay in their images); the next start mounts them again.
+    await Promise.all([...this.entries.keys()].map((id) => this.options.disks.detach(this.homeDir(id))))
   }
 
   /** Folder of a sandbox's home on the host. */
@@ -289,6 +297,8 @@ export class SandboxManager {
 
   private async launch(entry: Entry): Promise<void> {
     const { sandboxID: id, templateID } = entry.record
+    // Mounted already unless the platform restarted since.
+    await this.attachDisk(entry.record)
     const launched = await this.launcher.launch({
       id,
       homeDir: this.homeDir(id),
@@ -305,6 +315,24 @@ export class SandboxManager {
     void launched.exited.then(() => this.onExited(entry, launched))
     this.metrics.paused(id)
     this.sample(entry)
+  }
+
+  /** Gives the sandbox's home its size limit, when its record has one (older ones have none). */
+  private async attachDisk(record: SandboxRecord): Promise<void> {
+    const { diskMB } = this.limitsOf(record)
+    if (diskMB)
+      await this.options.disks.attach(
+        this.sandboxDir(record.sandboxID),
+        this.homeDir(record.sandboxID),
+        diskMB,
+      )
+  }
+
+  /** The size of the sandbox's home file system, 0 when its home is a plain folder without a limit. */
+  diskSizeMB(record: SandboxRecord): number {
+    const { diskMB } = this.limitsOf(record)
+    const hasImage = existsSync(join(this.sandboxDir(record.sandboxID), homeImageName))
+    return diskMB && this.options.disks.kind !== 'none' && hasImage ? diskMB : 0
   }
 
   /** What a sandbox may use: its own limits, or the stack's for a record that has none. */
@@ -328,6 +356,7 @@ export class SandboxManager {
       this.metrics.sample(record.sandboxID, {
         members: () => launched.members(),
         homeDir: this.homeDir(record.sandboxID),
+        ownFileSystem: this.diskSizeMB(record) > 0,
         share: { cpus, memoryBytes: memoryMB * 1024 * 1024 },
       })
     } catch (err) {

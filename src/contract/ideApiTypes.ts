@@ -40,6 +40,8 @@ export interface StackInfo {
     enforced: ('cpu' | 'memory' | 'pids')[]
     warning?: string
   }
+  /** How each sandbox's home is bounded in size: a file system of its own, or not at all (and why). */
+  disk: { kind: 'ext4-image' | 'none'; warning?: string }
   freezer: string
   warning?: string
   envdVersion: string

@@ -64,7 +64,7 @@ export function platformApi(manager: SandboxManager, options: PlatformApiOptions
   const view: ViewContext = {
     envdVersion: options.envdVersion,
     isolation: options.isolation,
-    limitsOf: (record) => manager.limitsOf(record),
+    limitsOf: (record) => ({ ...manager.limitsOf(record), diskMB: manager.diskSizeMB(record) }),
   }
 
   const create: Handler = async (req, res) => {

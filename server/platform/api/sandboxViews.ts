@@ -5,16 +5,20 @@ import type { SandboxRecord } from '../sandboxRecord'
 export interface ViewContext {
   envdVersion: string
   isolation: 'bubblewrap' | 'none'
-  /** What a sandbox may use (its limits, or the stack's for an older record). */
+  /** What a sandbox may use (its limits, or the stack's for an older record); diskMB only where enforced. */
   limitsOf(record: SandboxRecord): SandboxLimits
 }
 
 /**
- * E2B's machine figures, from the sandbox's limits: whole CPUs (at least one), its memory, and a
- * disk size of 0 (no disk limit is enforced yet: it shares the data folder's disk).
+ * E2B's machine figures, from the sandbox's limits: whole CPUs (at least one), its memory, and its
+ * home's size (0 where its home is a plain folder on the data folder's disk, without a limit).
  */
 function machineOf(limits: SandboxLimits) {
-  return { cpuCount: Math.max(1, Math.ceil(limits.cpus)), memoryMB: limits.memoryMB, diskSizeMB: 0 }
+  return {
+    cpuCount: Math.max(1, Math.ceil(limits.cpus)),
+    memoryMB: limits.memoryMB,
+    diskSizeMB: limits.diskMB ?? 0,
+  }
 }
 
 /** E2B's `Sandbox`: the answer to create, connect and resume. */

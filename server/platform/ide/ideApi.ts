@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { EmbedConfig, SignedInAnswer, SignInAnswer, StackInfo } from '../../../src/contract/ideApiTypes'
 import type { IdeCredentials } from '../access/ideCredentials'
 import { readJsonBody, sendError, sendJson } from '../api/httpJson'
+import type { SandboxDisks } from '../disk/sandboxDisks'
 import type { EmbedPolicy } from '../embed/embedPolicy'
 import type { SandboxLauncher } from '../launcher/sandboxLauncher'
 import { PlatformError } from '../platformError'
@@ -21,6 +22,7 @@ export interface IdeApiOptions {
   manager: SandboxManager
   templates: Pick<TemplateCatalog, 'ids'>
   launcher: Pick<SandboxLauncher, 'isolation' | 'network' | 'limits' | 'freezer' | 'warning'>
+  disks: Pick<SandboxDisks, 'kind' | 'warning'>
   envdVersion: string
   /** The platform's --host: the one name besides loopback names the API answers on. */
   host: string
@@ -83,6 +85,10 @@ export function ideApi(options: IdeApiOptions) {
             kind: launcher.limits.kind,
             enforced: launcher.limits.enforced,
             ...(launcher.limits.warning ? { warning: launcher.limits.warning } : {}),
+          },
+          disk: {
+            kind: options.disks.kind,
+            ...(options.disks.warning ? { warning: options.disks.warning } : {}),
           },
           freezer: launcher.freezer,
           ...(launcher.warning ? { warning: launcher.warning } : {}),

@@ -43,6 +43,7 @@ describe('IDE API: local sandboxes', () => {
       isolation: launcher.isolation,
       network: launcher.network,
       limits: { kind: launcher.limits.kind, enforced: launcher.limits.enforced },
+      disk: { kind: tp.platform.disks.kind },
       freezer: launcher.freezer,
       ...(launcher.warning ? { warning: launcher.warning } : {}),
       envdVersion,

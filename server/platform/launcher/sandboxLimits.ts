@@ -9,6 +9,8 @@ export interface SandboxLimits {
   memoryMB: number
   /** Most processes and threads at once: a fork bomb stops here, inside its own sandbox. */
   pids: number
+  /** Size of its home's file system (see SandboxDisks); absent in records from before disks. */
+  diskMB?: number
 }
 
 /** The kernel's groups holding one sandbox's limits. */

@@ -31,3 +31,9 @@ export function fileSystemBytes(path: string): number {
   const fs = statfsSync(path)
   return fs.blocks * fs.bsize
 }
+
+/** What of the file system `path` is on is used: for a file system that is one sandbox's alone. */
+export function fileSystemUsedBytes(path: string): number {
+  const fs = statfsSync(path)
+  return (fs.blocks - fs.bfree) * fs.bsize
+}

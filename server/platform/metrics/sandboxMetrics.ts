@@ -1,5 +1,5 @@
 import { cpus, totalmem } from 'node:os'
-import { fileSystemBytes, folderBytes } from './folderUsage'
+import { fileSystemBytes, fileSystemUsedBytes, folderBytes } from './folderUsage'
 import { processUsage } from './processUsage'
 
 /** E2B's `SandboxMetric`: one sample of a sandbox's use, as GET /sandboxes/{id}/metrics lists them. */
@@ -28,6 +28,8 @@ export interface Sampled {
   /** Host pids of its processes now. */
   members(): number[]
   homeDir: string
+  /** The home is a file system of its own (its size limit): what it uses is read, not walked. */
+  ownFileSystem?: boolean
   /** What it may use; the machine's when absent. */
   share?: SandboxShare
 }
@@ -76,7 +78,9 @@ export class SandboxMetrics {
         Math.max(0.001, (at - history.last.at) / 1000)
       : 0
     history.last = { cpuSeconds: usage.cpuSeconds, at }
-    if (!history.disk || at - history.disk.at >= history.disk.tookMs * walkEveryWalkTimes) {
+    if (sandbox.ownFileSystem) {
+      history.disk = { bytes: fileSystemUsedBytes(sandbox.homeDir), at, tookMs: 0 }
+    } else if (!history.disk || at - history.disk.at >= history.disk.tookMs * walkEveryWalkTimes) {
       const walkStart = performance.now()
       const bytes = folderBytes(sandbox.homeDir)
       history.disk = { bytes, at, tookMs: performance.now() - walkStart }
