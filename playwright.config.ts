@@ -3,6 +3,8 @@ import { chromiumLaunchOptions } from './e2e/chromium'
 
 export default defineConfig({
   testDir: 'e2e',
+  // e2e/engines/*.test.ts are for other engines, run by vitest.engines.config.ts.
+  testMatch: '**/*.spec.ts',
   outputDir: 'test-results/e2e',
   fullyParallel: false,
   workers: 1,

@@ -1,4 +1,4 @@
-import type { LocalStack } from './stack'
+import type { LocalStack } from './localStack'
 
 /** A process the test started through the runtime API, as another client of the sandbox would. */
 export interface RuntimeProcess {

@@ -1,4 +1,4 @@
-import type { LocalStack } from './stack'
+import type { LocalStack } from './localStack'
 
 /** The runtime of a stack's sandbox, as another client sees it: to check what the UI did on disk. */
 export class SandboxFiles {

@@ -20,6 +20,8 @@ const debianNeeds = {
   ],
   test: [
     ['/usr/bin/chromium', 'chromium'],
+    // The core browser tests run in Firefox ESR too (e2e/engines), driven over WebDriver BiDi.
+    ['/usr/bin/firefox-esr', 'firefox-esr'],
     ['/usr/bin/bwrap', 'bubblewrap'],
     ['/usr/bin/slirp4netns', 'slirp4netns'],
     // The --tls tests (and `npm start -- --tls`) make their certificate with it.

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The whole test suite: static checks, unit and protocol tests (Vitest), browser tests
-// (Playwright on Debian's Chromium). Runs every step even when one fails, prints a table,
-// and ends with one line "N passed, N failed" that adds up the test runners.
+// (Playwright on Debian's Chromium; their core in Firefox ESR too, e2e/engines). Runs every step
+// even when one fails, prints a table, and ends with one line "N passed, N failed" that adds up
+// the test runners.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -63,6 +64,13 @@ function failures(unitReport, e2eReport) {
   return lines
 }
 
+/** A Vitest JSON report's counts. */
+const vitestCounts = (r) => ({
+  passed: r.numPassedTests,
+  failed: r.numFailedTests,
+  skipped: r.numPendingTests + r.numTodoTests,
+})
+
 const rows = []
 const check = (name, cmd, args) => rows.push({ name, ...run(cmd, args) })
 
@@ -77,11 +85,7 @@ const unit = run(bin('vitest'), [
   '--outputFile.json=test-results/unit.json',
 ])
 const unitReport = readJson('unit.json')
-const unitCounts = counts(unitReport, (r) => ({
-  passed: r.numPassedTests,
-  failed: r.numFailedTests,
-  skipped: r.numPendingTests + r.numTodoTests,
-}))
+const unitCounts = counts(unitReport, vitestCounts)
 rows.push({ name: 'unit and protocol tests (vitest)', ...unit, ...unitCounts })
 
 const build = run(bin('vite'), ['build', '--logLevel', 'warn'])
@@ -95,7 +99,22 @@ const e2eCounts = counts(e2eReport, (r) => ({
 }))
 rows.push({ name: 'browser tests (playwright)', ...e2e, ...e2eCounts })
 
-const failedTests = failures(unitReport, e2eReport)
+// The same stack in the engines Playwright cannot drive: Firefox ESR over WebDriver BiDi.
+const engines = build.ok
+  ? run(bin('vitest'), [
+      'run',
+      '--config',
+      'vitest.engines.config.ts',
+      '--reporter=default',
+      '--reporter=json',
+      '--outputFile.json=test-results/engines.json',
+    ])
+  : { ok: false, seconds: 0 }
+const enginesReport = build.ok ? readJson('engines.json') : undefined
+const enginesCounts = counts(enginesReport, vitestCounts)
+rows.push({ name: 'browser tests (Firefox ESR)', ...engines, ...enginesCounts })
+
+const failedTests = [...failures(unitReport, e2eReport), ...failures(enginesReport, undefined)]
 if (failedTests.length) console.log(`\nwhat failed:\n${failedTests.join('\n')}`)
 console.log('\nstep                                 result   time   tests')
 for (const r of rows) {
@@ -106,8 +125,8 @@ for (const r of rows) {
 }
 // A failed step that runs no tests (codegen, typecheck, lint, build) counts as one failure.
 const failedChecks = rows.filter((r) => !r.ok && r.passed === undefined).length
-const passed = unitCounts.passed + e2eCounts.passed
-const failed = unitCounts.failed + e2eCounts.failed + failedChecks
+const passed = unitCounts.passed + e2eCounts.passed + enginesCounts.passed
+const failed = unitCounts.failed + e2eCounts.failed + enginesCounts.failed + failedChecks
 const summary = `${passed} passed, ${failed} failed`
 writeFileSync(join(results, 'summary.txt'), `${summary}\n`)
 if (existsSync(join(results, 'e2e'))) console.log('browser test artifacts: test-results/e2e/')

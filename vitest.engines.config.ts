@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config'
+
+// The browser tests in the engines Playwright cannot drive (Firefox ESR now), one file at a time.
+export default defineConfig({
+  test: {
+    include: ['e2e/engines/**/*.test.ts'],
+    environment: 'node',
+    fileParallelism: false,
+    testTimeout: 90_000,
+    hookTimeout: 90_000,
+  },
+})
