@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { SandboxLimits } from './platform/launcher/sandboxLimits'
@@ -32,11 +33,14 @@ export interface PlatformConfig {
 }
 
 /**
- * E2B's default machine (2 vCPUs), with room for a dev server and a build; 1,024 processes; a
- * 4 GiB home (sparse: the host gives it only what it holds).
+ * E2B's default machine (2 vCPUs) where the host has room for it: never more than half the host's
+ * cores, so one busy sandbox leaves the others a core (`npm run bench -- neighbour`: on 2 cores a
+ * burner capped at both took quiet neighbours' echo p95 to 2.3-2.6x, at one to 1.45-1.6x). Room
+ * for a dev server and a build; 1,024 processes; a 4 GiB home (sparse: the host gives it only
+ * what it holds).
  */
 export const defaultSandboxLimits: Required<SandboxLimits> = {
-  cpus: 2,
+  cpus: Math.min(2, Math.max(0.5, availableParallelism() / 2)),
   memoryMB: 2048,
   pids: 1024,
   diskMB: 4096,
@@ -60,7 +64,8 @@ Options:
                                runs out (default 3600)
   --templates DIR              folder of templates: each folder in it is a template named after
                                it, the files a new sandbox's home starts with (default ./labs)
-  --sandbox-cpus N             CPUs' worth of time each sandbox may use (default 2; 0.5 is half a CPU)
+  --sandbox-cpus N             CPUs' worth of time each sandbox may use (default 2, at most half
+                               this machine's cores; 0.5 is half a CPU)
   --sandbox-memory MB          memory each sandbox may use; past it, the kernel kills a process
                                of that sandbox (default 2048)
   --sandbox-pids N             processes and threads each sandbox may have at once (default 1024)
