@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config'
 
-// The browser tests in the engines Playwright cannot drive (Firefox ESR now), one file at a time.
+// The browser tests in the engines Playwright cannot drive (Firefox ESR, WebKitGTK), one file at a time.
 export default defineConfig({
   test: {
     include: ['e2e/engines/**/*.test.ts'],

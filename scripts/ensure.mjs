@@ -20,8 +20,11 @@ const debianNeeds = {
   ],
   test: [
     ['/usr/bin/chromium', 'chromium'],
-    // The core browser tests run in Firefox ESR too (e2e/engines), driven over WebDriver BiDi.
+    // The core browser tests run in Firefox ESR and WebKitGTK too (e2e/engines): Firefox over
+    // WebDriver BiDi, WebKitGTK's MiniBrowser through its WebDriver, in a virtual X display.
     ['/usr/bin/firefox-esr', 'firefox-esr'],
+    ['/usr/bin/WebKitWebDriver', 'webkit2gtk-driver'],
+    ['/usr/bin/Xvfb', 'xvfb'],
     ['/usr/bin/bwrap', 'bubblewrap'],
     ['/usr/bin/slirp4netns', 'slirp4netns'],
     // The --tls tests (and `npm start -- --tls`) make their certificate with it.

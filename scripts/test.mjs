@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The whole test suite: static checks, unit and protocol tests (Vitest), browser tests
-// (Playwright on Debian's Chromium; their core in Firefox ESR too, e2e/engines). Runs every step
-// even when one fails, prints a table, and ends with one line "N passed, N failed" that adds up
-// the test runners.
+// (Playwright on Debian's Chromium; their core in Firefox ESR and WebKitGTK too, e2e/engines).
+// Runs every step even when one fails, prints a table, and ends with one line "N passed, N
+// failed" that adds up the test runners.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -99,7 +99,7 @@ const e2eCounts = counts(e2eReport, (r) => ({
 }))
 rows.push({ name: 'browser tests (playwright)', ...e2e, ...e2eCounts })
 
-// The same stack in the engines Playwright cannot drive: Firefox ESR over WebDriver BiDi.
+// The same stack in the engines Playwright cannot drive: Firefox ESR and WebKitGTK.
 const engines = build.ok
   ? run(bin('vitest'), [
       'run',
@@ -112,7 +112,7 @@ const engines = build.ok
   : { ok: false, seconds: 0 }
 const enginesReport = build.ok ? readJson('engines.json') : undefined
 const enginesCounts = counts(enginesReport, vitestCounts)
-rows.push({ name: 'browser tests (Firefox ESR)', ...engines, ...enginesCounts })
+rows.push({ name: 'browser tests (Firefox, WebKit)', ...engines, ...enginesCounts })
 
 const failedTests = [...failures(unitReport, e2eReport), ...failures(enginesReport, undefined)]
 if (failedTests.length) console.log(`\nwhat failed:\n${failedTests.join('\n')}`)

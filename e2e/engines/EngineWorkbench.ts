@@ -1,4 +1,4 @@
-import type { ElementHandle, Frame, Page } from 'puppeteer-core'
+import type { EnginePage } from './enginePage'
 
 /** What a role means in the IDE's markup: explicit roles, and the elements that have them implicitly. */
 const roleSelectors: Record<string, string> = {
@@ -8,7 +8,6 @@ const roleSelectors: Record<string, string> = {
   tab: '[role="tab"]',
   dialog: 'dialog:not([role]), [role="dialog"]',
   tree: '[role="tree"]',
-  log: '[role="log"]',
 }
 
 /** Text to look for, as a pattern that crosses into the page: a string matches itself exactly. */
@@ -19,119 +18,110 @@ function asPattern(text: string | RegExp, whole: boolean): { source: string; fla
 }
 
 /**
- * The workbench as a user reaches it, in any engine Puppeteer drives: by role and accessible
- * name (aria-label, else the text), the same names the Chromium tests select by.
+ * In the page: the first shown, enabled element matching `selector` whose accessible name
+ * (aria-labelledby's text, else aria-label, else its text; Monaco's spaces are non-breaking)
+ * matches the pattern.
+ */
+function findNamed(selector: string, source: string, flags: string): Element | null {
+  const pattern = new RegExp(source, flags)
+  for (const el of document.querySelectorAll(selector)) {
+    const box = (el as HTMLElement).getBoundingClientRect()
+    if ((box.width === 0 && box.height === 0) || (el as HTMLButtonElement).disabled) continue
+    const by = el.getAttribute('aria-labelledby')
+    const label = by ? document.getElementById(by)?.textContent : el.getAttribute('aria-label')
+    if (pattern.test((label ?? el.textContent ?? '').trim().replace(/\s+/g, ' '))) return el
+  }
+  return null
+}
+
+/** In the page: everything the terminals show, one line per row, from their test hook (e2e/README.md). */
+function terminalText(): string {
+  return [...document.querySelectorAll('[data-testid="terminal-text"]')]
+    .map((el) => [...el.children].map((row) => row.textContent ?? '').join('\n'))
+    .join('\n')
+}
+
+/**
+ * The workbench as a user reaches it, in any engine: by role and accessible name, the same names
+ * the Chromium tests select by; keys go to what has the focus, as a user's do.
  */
 export class EngineWorkbench {
-  constructor(readonly page: Page | Frame) {}
+  constructor(readonly page: EnginePage) {}
 
-  /** The first element of `role` named `name` (exactly, or matching), once it exists and shows. */
-  async byRole(role: string, name: string | RegExp, timeoutMs = 15_000): Promise<ElementHandle<Element>> {
-    const selector = roleSelectors[role] ?? `[role="${role}"]`
-    const pattern = asPattern(name, true)
-    const handle = await this.page.waitForFunction(
-      (selector, pattern) => {
-        // aria-label, else the element aria-labelledby names, else the text (Monaco's spaces are non-breaking).
-        const named = (el: Element) => {
-          const by = el.getAttribute('aria-labelledby')
-          const label = by ? document.getElementById(by)?.textContent : el.getAttribute('aria-label')
-          return (label ?? el.textContent ?? '').trim().replace(/\s+/g, ' ')
-        }
-        for (const el of document.querySelectorAll(selector)) {
-          const box = (el as HTMLElement).getBoundingClientRect()
-          if (box.width === 0 && box.height === 0) continue
-          const text = named(el)
-          if (new RegExp(pattern.source, pattern.flags).test(text)) return el
-        }
-        return null
-      },
-      { timeout: timeoutMs },
-      selector,
-      pattern,
+  /** Waits until an element of `role` named `name` (exactly, or matching) shows. */
+  async shows(role: string, name: string | RegExp, timeoutMs = 15_000): Promise<void> {
+    const { source, flags } = asPattern(name, true)
+    await this.page.waitUntil(
+      findNamed,
+      [roleSelectors[role] ?? `[role="${role}"]`, source, flags],
+      timeoutMs,
     )
-    return handle as ElementHandle<Element>
-  }
-
-  /** Clicks an element by role and name, with the mouse, as a user does, once it is enabled. */
-  async click(role: string, name: string | RegExp): Promise<void> {
-    const element = await this.byRole(role, name)
-    await this.page.waitForFunction((el) => !(el as HTMLButtonElement).disabled, {}, element)
-    await element.click()
   }
 
   /** Waits until nothing of `role` named `name` shows. */
   async gone(role: string, name: string, timeoutMs = 15_000): Promise<void> {
-    await this.page.waitForFunction(
-      (selector, name) =>
-        ![...document.querySelectorAll(selector)].some(
+    const { source, flags } = asPattern(name, true)
+    await this.page.waitUntil(
+      (selector: string, source: string, flags: string) => {
+        const pattern = new RegExp(source, flags)
+        return ![...document.querySelectorAll(selector)].some(
           (el) =>
-            (el.getAttribute('aria-label') ?? el.textContent ?? '').trim() === name &&
+            pattern.test((el.getAttribute('aria-label') ?? el.textContent ?? '').trim()) &&
             (el as HTMLElement).getBoundingClientRect().height > 0,
-        ),
-      { timeout: timeoutMs },
-      roleSelectors[role] ?? `[role="${role}"]`,
-      name,
+        )
+      },
+      [roleSelectors[role] ?? `[role="${role}"]`, source, flags],
+      timeoutMs,
     )
   }
 
-  /** The sandbox's state in the toolbar. */
-  state(): Promise<string> {
-    return this.page.$eval('[data-testid="sandbox-state"]', (el) => el.textContent ?? '')
+  /** Clicks an element by role and name with the driver's pointer, once it shows and is enabled. */
+  async click(role: string, name: string | RegExp): Promise<void> {
+    await this.shows(role, name)
+    const { source, flags } = asPattern(name, true)
+    await this.page.click(findNamed, roleSelectors[role] ?? `[role="${role}"]`, source, flags)
   }
 
   async waitForState(state: string, timeoutMs = 20_000): Promise<void> {
-    await this.page.waitForFunction(
-      (state) => document.querySelector('[data-testid="sandbox-state"]')?.textContent === state,
-      { timeout: timeoutMs },
-      state,
+    await this.page.waitUntil(
+      (state: string) => document.querySelector('[data-testid="sandbox-state"]')?.textContent === state,
+      [state],
+      timeoutMs,
     )
   }
 
-  /** What the visible terminal shows, one line per row, from its test hook (e2e/README.md). */
+  /** What the terminals show. */
   terminalText(): Promise<string> {
-    return this.page.evaluate(() => {
-      const rows = [...document.querySelectorAll('[data-testid="terminal-text"]')].find(
-        (el) => (el as HTMLElement).offsetParent !== null || el.closest('[role="tabpanel"]:not([hidden])'),
-      )
-      return [...(rows?.children ?? [])]
-        .map((r) => r.textContent ?? '')
-        .join('\n')
-        .trimEnd()
-    })
+    return this.page.evaluate(terminalText)
   }
 
-  /** Waits until the terminal shows `text`. */
+  /** Waits until the terminals show `text` (read from here: the reader stays one function). */
   async terminalShows(text: string | RegExp, timeoutMs = 15_000): Promise<void> {
-    const pattern = asPattern(text, false)
-    await this.page.waitForFunction(
-      (pattern) => {
-        const shown = [...document.querySelectorAll('[data-testid="terminal-text"]')]
-          .map((el) => [...el.children].map((r) => r.textContent ?? '').join('\n'))
-          .join('\n')
-        return new RegExp(pattern.source, pattern.flags).test(shown)
-      },
-      { timeout: timeoutMs },
-      pattern,
-    )
+    const { source, flags } = asPattern(text, false)
+    const pattern = new RegExp(source, flags)
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      const shown = await this.terminalText()
+      if (pattern.test(shown)) return
+      if (Date.now() > deadline) throw new Error(`the terminal never showed ${pattern}; it shows:\n${shown}`)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
   }
 
   /** Opens the IDE at `link` and waits for a running sandbox and a shell prompt. */
   async open(link: string): Promise<void> {
-    if (!('goto' in this.page)) throw new Error('a frame is opened by its page')
     await this.page.goto(link)
     await this.waitForState('Running')
     await this.terminalShows('$', 20_000)
   }
 
-  /** Types into the terminal as a user at the keyboard. */
+  /** Types into the visible terminal as a user at the keyboard. */
   async type(text: string): Promise<void> {
-    const input = await this.page.waitForSelector('[role="tabpanel"]:not([hidden]) .xterm-helper-textarea')
-    await input?.focus()
-    const keyboard = 'keyboard' in this.page ? this.page.keyboard : this.page.page().keyboard
-    await keyboard.type(text)
+    await this.page.click(() => document.querySelector('[role="tabpanel"]:not([hidden]) .xterm-screen'))
+    await this.page.keys(text)
   }
 
-  /** Runs a shell command and waits for a line the test expects in the output. */
+  /** Runs a shell command and waits for what the test expects in the output. */
   async run(command: string, expected: string | RegExp): Promise<void> {
     await this.type(`${command}\n`)
     await this.terminalShows(expected)

@@ -1,11 +1,42 @@
-import puppeteer, { type Browser } from 'puppeteer-core'
+import puppeteer, { type ElementHandle, type Frame, type Page } from 'puppeteer-core'
+import type { EngineBrowser, EnginePage } from './enginePage'
 
 /** Debian's Firefox ESR, driven over WebDriver BiDi by Puppeteer (Playwright cannot drive stock Firefox). */
 export const firefoxPath = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr'
 
-/** Headless Firefox ESR with a fresh profile, as a student's browser would open the IDE. */
-export function launchFirefox(): Promise<Browser> {
-  return puppeteer.launch({
+const puppeteerKeys = { Enter: 'Enter', F2: 'F2', Delete: 'Delete', End: 'End', s: 's' } as const
+
+/** An EnginePage over a Puppeteer page or frame. */
+function puppeteerPage(target: Page | Frame): EnginePage {
+  const page = 'keyboard' in target ? target : target.page()
+  return {
+    goto: async (url) => void (await page.goto(url)),
+    reload: async () => void (await page.reload()),
+    evaluate: (fn, ...args) => target.evaluate(fn, ...args),
+    waitUntil: async (fn, args, timeoutMs) =>
+      void (await target.waitForFunction(fn, { timeout: timeoutMs }, ...args)),
+    click: async (find, ...args) => {
+      const handle = (await target.evaluateHandle(find, ...args)) as ElementHandle<Element>
+      await handle.click()
+    },
+    keys: (text) => page.keyboard.type(text),
+    press: async (key, { control = false } = {}) => {
+      if (control) await page.keyboard.down('Control')
+      await page.keyboard.press(puppeteerKeys[key])
+      if (control) await page.keyboard.up('Control')
+    },
+    frame: async (selector) => {
+      const frame = await (await target.waitForSelector(selector))?.contentFrame()
+      if (!frame) throw new Error(`no frame at ${selector}`)
+      return puppeteerPage(frame)
+    },
+    screenshot: async (path) => void (await page.screenshot({ path })),
+  }
+}
+
+/** Headless Firefox ESR; each page in a browser context of its own, as a fresh profile. */
+export async function launchFirefox(): Promise<EngineBrowser> {
+  const browser = await puppeteer.launch({
     browser: 'firefox',
     executablePath: firefoxPath,
     headless: true,
@@ -20,4 +51,12 @@ export function launchFirefox(): Promise<Browser> {
       'browser.safebrowsing.phishing.enabled': false,
     },
   })
+  return {
+    newPage: async () => {
+      const page = await (await browser.createBrowserContext()).newPage()
+      await page.setViewport({ width: 1280, height: 800 })
+      return puppeteerPage(page)
+    },
+    close: () => browser.close(),
+  }
 }

@@ -1,0 +1,148 @@
+// The core of the browser tests, for the engines Playwright cannot drive: the workbench, a
+// terminal's echo, the same shell after a reload, the explorer, the editor, pause and resume, and
+// the embed's handshake with a command and its consent. Against the real stack, as the Chromium
+// tests are; each test in a fresh profile.
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest'
+import { LocalStack } from '../localStack'
+import { SandboxFiles } from '../sandboxFiles'
+import { EngineWorkbench } from './EngineWorkbench'
+import type { EngineBrowser, EnginePage } from './enginePage'
+
+const home = '/home/user'
+
+/** The core flows in one engine, `launch` giving its browser. */
+export function describeCoreFlows(engine: string, launch: () => Promise<EngineBrowser>): void {
+  const artifacts = join(import.meta.dirname, '..', '..', 'test-results', 'engines', engine)
+
+  describe(engine, () => {
+    const stack = new LocalStack()
+    let browser: EngineBrowser
+    let page: EnginePage
+    let wb: EngineWorkbench
+    let files: SandboxFiles
+
+    beforeAll(async () => {
+      ;[browser] = await Promise.all([launch(), stack.start()])
+      files = await SandboxFiles.of(stack)
+    }, 90_000)
+    afterAll(async () => {
+      await browser?.close()
+      await stack.dispose()
+    })
+    beforeEach(async (test) => {
+      page = await browser.newPage()
+      wb = new EngineWorkbench(page)
+      // What the page showed when a test failed, beside the other browser tests' artifacts.
+      onTestFailed(async () => {
+        mkdirSync(artifacts, { recursive: true })
+        const name = test.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 80)
+        await page.screenshot(join(artifacts, `${name}.png`)).catch(() => {})
+      })
+    })
+
+    it('opens the workbench; what is typed reaches the shell whole and in order', async () => {
+      await wb.open(stack.link())
+      await wb.run('echo en-$((6*7))', 'en-42')
+      const line = 'the quick brown fox jumps over the lazy dog 0123456789'
+      await wb.run(`echo "${line}" | rev`, line.split('').reverse().join(''))
+    })
+
+    it('finds the same shell, with its screen, after a reload', async () => {
+      await wb.open(stack.link())
+      await wb.run('echo shell=$$', /shell=\d+/)
+      const pid = (await wb.terminalText()).match(/shell=(\d+)/)?.[1]
+      await page.reload()
+      await wb.waitForState('Running')
+      await wb.terminalShows(`shell=${pid}`)
+      await wb.run('echo again=$$', `again=${pid}`)
+    })
+
+    it('creates, renames and deletes in the explorer, each checked on disk', async () => {
+      const folder = `${engine}-docs`
+      const renamed = `${engine}-notes`
+      await wb.open(stack.link())
+      await wb.click('button', 'New folder')
+      await page.keys(`${folder}\n`)
+      await wb.shows('treeitem', folder)
+      await expect.poll(() => files.stat(`${home}/${folder}`)).toMatchObject({ type: 'FILE_TYPE_DIRECTORY' })
+
+      await wb.click('treeitem', folder)
+      await page.press('F2')
+      // The rename field starts with the whole name selected: typing replaces it.
+      await page.keys(`${renamed}\n`)
+      await wb.shows('treeitem', renamed)
+      await expect.poll(() => files.stat(`${home}/${renamed}`)).toBeDefined()
+      expect(await files.stat(`${home}/${folder}`)).toBeUndefined()
+
+      await wb.click('treeitem', renamed)
+      await page.press('Delete')
+      await wb.shows('dialog', new RegExp(`^Delete ${renamed}`))
+      await wb.click('button', 'Delete')
+      await wb.gone('treeitem', renamed)
+      expect(await files.stat(`${home}/${renamed}`)).toBeUndefined()
+    })
+
+    it('edits a file in the editor and saves it to disk', async () => {
+      const file = `${engine}.txt`
+      await files.write(`${home}/${file}`, 'first line\n')
+      await wb.open(stack.link())
+      await wb.click('treeitem', file)
+      // Monaco draws spaces as non-breaking ones.
+      await page.waitUntil(
+        () =>
+          document
+            .querySelector('.monaco-editor .view-lines')
+            ?.textContent?.replace(/\u00a0/g, ' ')
+            .includes('first line'),
+        [],
+        30_000,
+      )
+      await page.click(() => document.querySelector('.monaco-editor .view-lines'))
+      await page.press('End', { control: true })
+      await page.keys(`typed in ${engine}`)
+      await page.press('s', { control: true })
+      await expect.poll(() => files.read(`${home}/${file}`)).toBe(`first line\ntyped in ${engine}`)
+    })
+
+    it('pauses and resumes; the shell goes on where it was', async () => {
+      await wb.open(stack.link())
+      await wb.run('echo before=$$', /before=\d+/)
+      const pid = (await wb.terminalText()).match(/before=(\d+)/)?.[1]
+      await wb.click('button', 'Pause')
+      await wb.waitForState('Paused')
+      await wb.click('button', 'Resume')
+      await wb.waitForState('Running')
+      await wb.run('echo after=$$', `after=${pid}`)
+    })
+
+    it('embeds in the demo page, opens a file, and runs a command once the user agrees', async () => {
+      await page.goto(stack.link('/', `http://embed-demo.localhost:${stack.port}`))
+      const parent = new EngineWorkbench(page)
+      const events = () => document.querySelector('[role="log"][aria-label="Events"]')?.textContent ?? ''
+      await page.waitUntil(
+        () => document.querySelector('[role="log"]')?.textContent?.includes('ready'),
+        [],
+        30_000,
+      )
+      const ide = new EngineWorkbench(await page.frame('iframe#ide'))
+      await ide.shows('tree', 'Files')
+      await parent.click('button', 'Open hello.py')
+      await ide.shows('tab', /^hello\.py/)
+      await parent.click('button', 'Run python3 hello.py')
+      await ide.shows('alertdialog', 'Run this command?')
+      expect(
+        await ide.page.evaluate(() => document.querySelector('[role="alertdialog"][open]')?.textContent),
+      ).toContain('python3 hello.py')
+      await ide.click('button', 'Run')
+      await page.waitUntil(
+        () => document.querySelector('[role="log"]')?.textContent?.includes('"exitCode":0'),
+        [],
+        20_000,
+      )
+      expect(await page.evaluate(events)).toContain('processExited')
+      await ide.terminalShows('Hello from the sandbox!')
+    })
+  })
+}
