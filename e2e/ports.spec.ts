@@ -94,6 +94,13 @@ test('a server started in the terminal shows in Ports; its preview sits beside t
   await preview.getByRole('textbox', { name: 'Path' }).fill('/missing.html')
   await preview.getByRole('textbox', { name: 'Path' }).press('Enter')
   await expect(frame.getByText('File not found')).toBeVisible()
+  // Back and Forward step through the addresses the preview was given.
+  await preview.getByRole('button', { name: 'Back' }).click()
+  await expect(frame.getByRole('heading', { name: 'Back again' })).toBeVisible()
+  await expect(preview.getByRole('textbox', { name: 'Path' })).toHaveValue('/')
+  await preview.getByRole('button', { name: 'Forward' }).click()
+  await expect(frame.getByText('File not found')).toBeVisible()
+  await expect(preview.getByRole('button', { name: 'Forward' })).toBeDisabled()
   await preview.getByRole('button', { name: 'Close preview' }).click()
   await expect(preview).toBeHidden()
   await wb.type('\u0003')

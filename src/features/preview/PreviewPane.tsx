@@ -6,8 +6,8 @@ import { useExternalStore } from '../../ui/useExternalStore'
 import type { PreviewModel } from './PreviewModel'
 
 /**
- * A port of the sandbox beside the code: an address bar for the path, reload, open in a tab of
- * its own, and a clear state while the port is closed (it reloads by itself once it opens). The
+ * A port of the sandbox beside the code: back and forward through the addresses it was given, an
+ * address bar for the path, reload, open in a tab of its own, and a clear state while the port is closed (it reloads by itself once it opens). The
  * frame is another origin than the IDE's and sandboxed besides: the app gets its own storage,
  * never the IDE's page, cookies or tokens, and its links cannot navigate the IDE away.
  */
@@ -43,6 +43,17 @@ export function PreviewPane({
   return (
     <section className="preview" aria-label={`Preview of port ${target.port}`}>
       <form className="preview-bar" onSubmit={go}>
+        <button type="button" aria-label="Back" disabled={!target.canGoBack} onClick={() => model.back()}>
+          <Icon name="arrow-left" />
+        </button>
+        <button
+          type="button"
+          aria-label="Forward"
+          disabled={!target.canGoForward}
+          onClick={() => model.forward()}
+        >
+          <Icon name="arrow-right" />
+        </button>
         <span className="port-number">:{target.port}</span>
         <input aria-label="Path" value={path} onChange={(e) => setPath(e.target.value)} spellCheck={false} />
         <button type="button" onClick={() => model.reload()}>
