@@ -35,13 +35,13 @@ function counts(report, pick) {
   return report ? pick(report) : { passed: 0, failed: 1, skipped: 0 }
 }
 
-/** Each failed test's name and the first lines of why: the end of a CI log then says what broke. */
+/** Each failed test's name and the first lines of why (stack frames left out): the end of a CI log then says what broke. */
 function failures(unitReport, e2eReport) {
   const plain = (text) =>
     stripVTControlCharacters(String(text ?? ''))
       .split('\n')
-      .filter((line) => line.trim())
-      .slice(0, 6)
+      .filter((line) => line.trim() && !/^\s*(at |❯ )/.test(line))
+      .slice(0, 12)
       .map((line) => `    ${line.slice(0, 300)}`)
       .join('\n')
   const lines = []
@@ -78,6 +78,10 @@ check('generated code is fresh', 'node', ['scripts/gen-check.mjs'])
 check('typecheck (tsc)', bin('tsc'), ['--noEmit'])
 check('lint and format (biome)', bin('biome'), ['check', '.'])
 
+// Built before the unit tests, so they see the same tree on a clean clone as on a working copy.
+const build = run(bin('vite'), ['build', '--logLevel', 'warn'])
+rows.push({ name: 'build (vite)', ...build })
+
 const unit = run(bin('vitest'), [
   'run',
   '--reporter=default',
@@ -88,8 +92,6 @@ const unitReport = readJson('unit.json')
 const unitCounts = counts(unitReport, vitestCounts)
 rows.push({ name: 'unit and protocol tests (vitest)', ...unit, ...unitCounts })
 
-const build = run(bin('vite'), ['build', '--logLevel', 'warn'])
-rows.push({ name: 'build (vite)', ...build })
 const e2e = build.ok ? run(bin('playwright'), ['test']) : { ok: false, seconds: 0 }
 const e2eReport = build.ok ? readJson('e2e.json') : undefined
 const e2eCounts = counts(e2eReport, (r) => ({

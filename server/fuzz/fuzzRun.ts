@@ -26,8 +26,12 @@ const show = showRequest
  * system, saying which (`internal` with the errno, as `ENAMETOOLONG` or `EROFS`; `/files`'
  * "error …" with it); 507 for a full disk. And one of connect-es: a protobuf body it cannot
  * decode is `internal` (envd's connect-go says `invalid_argument`; listed in the README).
+ * And the IDE's own: 503 for its pages while it is not built.
  */
 function documented5xx(req: FuzzRequest, status: number, text: string): boolean {
+  // The IDE's pages before `npm run build` (as a unit test that starts a stack may see them).
+  if (status === 503 && /^The IDE is not built yet/.test(text))
+    return req.method === 'GET' || req.method === 'HEAD'
   if (req.target !== 'runtime') return false
   if (status === 502) return req.method === 'HEAD' || /"message"/.test(text)
   if (status === 501) return /^\{"code":"unimplemented"/.test(text)
@@ -141,7 +145,7 @@ export async function runFuzz(
           )
       }),
       // A hang costs the bound at every shrinking step: report the first failure as it is.
-      { seed, numRuns: runs, endOnFailure: true },
+      { seed, numRuns: runs, endOnFailure: true, includeErrorInReport: true },
     )
   } finally {
     agent.destroy()

@@ -20,6 +20,12 @@ function buildTime(distDir: string): number | undefined {
 export function ideSite(distDir: string) {
   let served: { builtAt: number; serve: ReturnType<typeof sirv> } | undefined
   return (req: IncomingMessage, res: ServerResponse): void => {
+    // A site of files: anything but reading one is a method it does not have, built or not.
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' })
+      res.end(`${req.method} is not allowed here: the IDE's pages are only read (GET, HEAD)\n`)
+      return
+    }
     const builtAt = buildTime(distDir)
     if (builtAt === undefined) {
       res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8' })

@@ -29,7 +29,7 @@ describe('linkLabToPreview', () => {
     const stop = linkLabToPreview(lab, preview)
     expect(preview.getSnapshot()).toBeUndefined()
     lab.show({ title: 'Web', preview: { port: 8000, path: '/index.html' } })
-    expect(preview.getSnapshot()).toEqual({ port: 8000, path: '/index.html', generation: 1 })
+    expect(preview.getSnapshot()).toMatchObject({ port: 8000, path: '/index.html', generation: 1 })
     preview.close()
     lab.show({ title: 'Web again', preview: { port: 8000 } })
     expect(preview.getSnapshot()).toBeUndefined()
