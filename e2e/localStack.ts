@@ -26,7 +26,7 @@ export function freePort(): Promise<number> {
  */
 export class LocalStack {
   private child: ChildProcess | undefined
-  readonly dataDir = mkdtempSync(join(tmpdir(), 'e2e-stack-'))
+  private madeDataDir: string | undefined
   readonly apiKey = `e2e-${Math.random().toString(36).slice(2)}`
 
   private chosenPort: number | undefined
@@ -39,6 +39,12 @@ export class LocalStack {
     private readonly extraArgs: string[] = [],
   ) {
     this.chosenPort = port
+  }
+
+  /** Made on first use: spec files are loaded (and their stacks constructed) where none starts. */
+  get dataDir(): string {
+    this.madeDataDir ??= mkdtempSync(join(tmpdir(), 'e2e-stack-'))
+    return this.madeDataDir
   }
 
   get port(): number {
@@ -138,7 +144,7 @@ export class LocalStack {
 
   async dispose(): Promise<void> {
     await this.stop()
-    rmSync(this.dataDir, { recursive: true, force: true })
+    if (this.madeDataDir) rmSync(this.madeDataDir, { recursive: true, force: true })
   }
 }
 

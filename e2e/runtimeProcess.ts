@@ -88,6 +88,24 @@ export async function startRuntimeProcess(
   return { pid, ended }
 }
 
+/** One unary call to a sandbox's runtime in Connect's JSON, as another client would make it. */
+async function unaryRuntimeCall(stack: LocalStack, sandboxId: string, method: string, body: unknown) {
+  const detail = (await (await stack.api('GET', `/sandboxes/${sandboxId}`)).json()) as {
+    envdAccessToken: string
+  }
+  const res = await fetch(`${stack.url}/${method}`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      'X-Access-Token': detail.envdAccessToken,
+      'E2b-Sandbox-Id': sandboxId,
+    },
+    body: JSON.stringify(body),
+  })
+  if (!res.ok) throw new Error(`${method} answered ${res.status}: ${await res.text()}`)
+  return res.json() as Promise<unknown>
+}
+
 /** Sends a signal to a process of a sandbox with the runtime's SendSignal, as another client would. */
 export async function signalRuntimeProcess(
   stack: LocalStack,
@@ -95,17 +113,16 @@ export async function signalRuntimeProcess(
   pid: number,
   signal: 'SIGNAL_SIGTERM' | 'SIGNAL_SIGKILL',
 ): Promise<void> {
-  const detail = (await (await stack.api('GET', `/sandboxes/${sandboxId}`)).json()) as {
-    envdAccessToken: string
+  await unaryRuntimeCall(stack, sandboxId, 'process.Process/SendSignal', { process: { pid }, signal })
+}
+
+/** The processes the runtime lists (List), as envd's JSON has them. */
+export async function listRuntimeProcesses(
+  stack: LocalStack,
+  sandboxId: string,
+): Promise<{ pid: number; tag?: string; config: { cmd: string; args?: string[] } }[]> {
+  const answer = (await unaryRuntimeCall(stack, sandboxId, 'process.Process/List', {})) as {
+    processes?: { pid: number; tag?: string; config: { cmd: string; args?: string[] } }[]
   }
-  const res = await fetch(`${stack.url}/process.Process/SendSignal`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      'X-Access-Token': detail.envdAccessToken,
-      'E2b-Sandbox-Id': sandboxId,
-    },
-    body: JSON.stringify({ process: { pid }, signal }),
-  })
-  if (!res.ok) throw new Error(`SendSignal answered ${res.status}: ${await res.text()}`)
+  return answer.processes ?? []
 }

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { WorkbenchPage } from './pages/WorkbenchPage'
+import { listRuntimeProcesses } from './runtimeProcess'
 import { stackForThisFile } from './stack'
 
 test.describe.configure({ mode: 'serial' })
@@ -19,6 +20,35 @@ test('a reload finds the same shell again, with its screen', async ({ page }) =>
   await wb.run('echo after-reload-$$', `after-reload-${pid}`)
   const text = await wb.terminalText()
   expect(text.split(`before-reload-${pid}`).length - 1).toBe(1) // replayed once, not duplicated
+})
+
+test('a second browser profile opens the shell the first one left, not one more; the status bar shows the echo', async ({
+  page,
+  browser,
+}) => {
+  const wb = new WorkbenchPage(page)
+  await wb.goto(stack.link())
+  await wb.run('echo first-profile-$$', /first-profile-\d+/)
+  const pid = (await wb.terminalText()).match(/first-profile-(\d+)/)?.[1]
+  // Keys typed one at a time are timed to their echo (a burst is not).
+  await page.keyboard.type('xyz', { delay: 200 })
+  await page.keyboard.press('Control+U')
+  await expect(page.getByTestId('terminal-echo')).toHaveText(/^Echo \d+ ms$/)
+  await page.close()
+
+  const other = await browser.newContext() // no storage of the first: another profile
+  try {
+    const second = new WorkbenchPage(await other.newPage())
+    await second.goto(stack.link())
+    await expect.poll(() => second.terminalText()).toContain(`first-profile-${pid}`)
+    await second.run('echo second-profile-$$', `second-profile-${pid}`)
+    await expect(second.page.getByRole('tab', { name: /^Terminal/ })).toHaveCount(1)
+    const { id } = await stack.defaultSandbox()
+    const shells = (await listRuntimeProcesses(stack, id)).filter((p) => p.tag?.startsWith('ide-terminal:'))
+    expect(shells.map((p) => String(p.pid))).toEqual([pid])
+  } finally {
+    await other.close()
+  }
 })
 
 test('a dropped connection comes back by itself and loses or repeats no output', async ({

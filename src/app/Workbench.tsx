@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react'
 import { noLabSnapshot } from '../features/lab/LabController'
 import { StatusBar } from '../features/statusbar/StatusBar'
+import { TerminalEchoStatus } from '../features/terminal/TerminalEchoStatus'
 import { SandboxToolbar } from '../features/toolbar/SandboxToolbar'
 import type { SandboxSession } from '../sandbox/SandboxSession'
 import { addressKey } from '../sandbox/sandboxAddress'
@@ -89,7 +90,9 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: 'lig
         }}
         side={lab && labSnap.lab.kind !== 'none' ? <LabSide lab={lab} editor={editor} /> : undefined}
       />
-      <StatusBar session={session} />
+      <StatusBar session={session}>
+        <TerminalEchoStatus terminals={terminals} />
+      </StatusBar>
       <CommandPalette open={paletteOpen} onOpenChange={setPaletteOpen} commands={commands} />
     </div>
   )

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { StatusBar } from '../features/statusbar/StatusBar'
+import { TerminalEchoStatus } from '../features/terminal/TerminalEchoStatus'
 import { portChanges } from '../sandbox/portWatch'
 import type { SandboxSession } from '../sandbox/SandboxSession'
 import { addressKey } from '../sandbox/sandboxAddress'
@@ -138,7 +139,9 @@ function EmbeddedWorkspace({
         showTerminal={() => setPanels(including('terminal'))}
         readOnly={options.readOnly}
       />
-      <StatusBar session={session} />
+      <StatusBar session={session}>
+        <TerminalEchoStatus terminals={terminals} />
+      </StatusBar>
       <ConsentDialog queue={consent} />
     </div>
   )

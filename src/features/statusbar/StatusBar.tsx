@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import { stateLabel } from '../../sandbox/sessionState'
 import { useExternalStore } from '../../ui/useExternalStore'
@@ -6,8 +7,8 @@ import { useSandboxUsage } from './useSandboxUsage'
 
 const sourceLabel = { local: 'local stack', e2b: 'E2B', runtime: 'runtime URL' } as const
 
-/** Connection state and where the sandbox lives, always visible at the bottom. */
-export function StatusBar({ session }: { session: SandboxSession }) {
+/** Connection state and where the sandbox lives, always visible at the bottom; `children` add items. */
+export function StatusBar({ session, children }: { session: SandboxSession; children?: ReactNode }) {
   const snap = useExternalStore(session)
   const { state } = snap
   const usage = useSandboxUsage(session, state.kind === 'running')
@@ -24,6 +25,7 @@ export function StatusBar({ session }: { session: SandboxSession }) {
         {detail}
       </span>
       <span className="toolbar-spacer" />
+      {children}
       {usage && <UsageMeters usage={usage} />}
       <span>{sourceLabel[snap.source]}</span>
       <span>Ctrl+Shift+P: commands</span>

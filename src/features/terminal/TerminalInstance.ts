@@ -2,6 +2,7 @@ import { FitAddon } from '@xterm/addon-fit'
 import { SerializeAddon } from '@xterm/addon-serialize'
 import { Terminal } from '@xterm/xterm'
 import { Subscribers } from '../../common/Subscribers'
+import { EchoTimer } from '../../sandbox/echoTimer'
 import { OutputWriter } from '../../sandbox/outputWriter'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import { TerminalConnection, type TerminalStatus } from '../../sandbox/TerminalConnection'
@@ -29,6 +30,8 @@ export interface TerminalSnapshot {
   title: string
   /** Find is open: a counter that changes with each request for it, and the text to start with. */
   find?: { request: number; initial: string }
+  /** The median round trip of a typed key to its echo, in ms, once keys were typed. */
+  echoMs?: number
 }
 
 export interface TerminalInstanceOptions {
@@ -64,6 +67,7 @@ export class TerminalInstance {
   private readonly unsubscribeSettings: () => void
   private findRequests = 0
   private readonly writer: OutputWriter
+  private readonly echo = new EchoTimer((echoMs) => this.update({ echoMs }))
   private connection: TerminalConnection
   private snapshot: TerminalSnapshot
   private readonly subscribers = new Subscribers()
@@ -104,7 +108,10 @@ export class TerminalInstance {
     this.writer = new OutputWriter((data, parsed) => this.term.write(data, parsed))
     this.snapshot = { status: { kind: 'starting' }, title: record.title }
     this.term.onTitleChange((title) => this.update({ title: title || this.record.title }))
-    this.term.onData((data) => this.connection.write(encoder.encode(data)))
+    this.term.onData((data) => {
+      this.echo.sent(data)
+      this.connection.write(encoder.encode(data))
+    })
     this.term.onBinary((data) => this.connection.write(binaryBytes(data)))
     this.term.onResize(({ cols, rows }) => this.connection.resize(cols, rows))
     this.resizeObserver = new ResizeObserver(() => this.fitToHost())
@@ -199,7 +206,10 @@ export class TerminalInstance {
     const connection = new TerminalConnection(
       this.session,
       {
-        write: (data, end, parsed) => this.writer.push(data, end, parsed),
+        write: (data, end, parsed) => {
+          this.echo.received()
+          this.writer.push(data, end, parsed)
+        },
         skip: (offset) => this.writer.skipBefore(offset),
         room: () => this.writer.room(),
         notice: (text) => this.writer.push(encoder.encode(`\r\n\x1b[2m── ${text} ──\x1b[0m\r\n`)),

@@ -61,7 +61,10 @@ class MapStorage {
 }
 
 /** A running sandbox whose processes are `running` (as List gives them), and what it was signalled. */
-function fakeSandbox({ running = [] as { pid: number; tag?: string }[], storage = new MapStorage() } = {}) {
+function fakeSandbox({
+  running = [] as { pid: number; tag?: string; config?: { args: string[] } }[],
+  storage = new MapStorage(),
+} = {}) {
   const sessionSubscribers = new Subscribers()
   let state: SessionSnapshot['state'] = { kind: 'running' }
   const signals: [number, string][] = []
@@ -150,6 +153,36 @@ describe('TerminalManager', () => {
     ])
     manager.create()
     expect(titles(manager).at(-1)).toEqual(['Terminal 4'])
+  })
+
+  it('in a browser that never opened the sandbox, opens the IDE shells running there instead of one more', async () => {
+    const sandbox = fakeSandbox({
+      running: [
+        { pid: 30, tag: 'ide-terminal:b', config: { args: ['-l', '-c', 'npm run dev'] } },
+        { pid: 20, tag: 'ide-terminal:a', config: { args: ['-l'] } },
+        { pid: 25, tag: 'ide-port-owners' },
+        { pid: 26 },
+      ],
+    })
+    const manager = sandbox.open()
+    await vi.waitFor(() => expect(titles(manager)).toEqual([['Terminal 1'], ['Run: npm run dev']]))
+    expect(sandbox.terminals.map((t) => [t.pid, t.record.tag])).toEqual([
+      [20, 'ide-terminal:a'],
+      [30, 'ide-terminal:b'],
+    ])
+    expect(manager.getSnapshot().activeTabId).toBe('tab-a')
+    expect(sandbox.memory.recall()?.records.map((r) => r.id)).toEqual(['a', 'b'])
+    manager.create()
+    expect(titles(manager).at(-1)).toEqual(['Terminal 2'])
+  })
+
+  it('keeps to its own layout once it has one, even with other shells running', async () => {
+    const storage = new MapStorage()
+    storage.setItem('terminals', JSON.stringify({ records: [], tabs: [], screens: {} }))
+    const sandbox = fakeSandbox({ storage, running: [{ pid: 20, tag: 'ide-terminal:a' }] })
+    const manager = sandbox.open()
+    await vi.waitFor(() => expect(titles(manager)).toEqual([['Terminal 1']]))
+    expect(sandbox.terminals[0]?.pid).not.toBe(20)
   })
 
   it('splits up to three side by side, then opens a new tab', async () => {

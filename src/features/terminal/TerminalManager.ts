@@ -34,6 +34,21 @@ export interface TerminalManagerOptions {
   notices?: NoticeSink
 }
 
+/** The tag of every process the IDE starts for a terminal, before the terminal's id. */
+const terminalTagPrefix = 'ide-terminal:'
+
+/** A process as List gives it: what finding a terminal again needs. */
+type RunningProcess = { pid: number; tag?: string; config?: { args: string[] } }
+
+const runTitle = (command: string) => `Run: ${command.length > 40 ? `${command.slice(0, 39)}…` : command}`
+
+/** The command a terminal's process runs (`bash -l -c COMMAND`), or undefined for a shell. */
+function commandOf(process: RunningProcess): string | undefined {
+  const args = process.config?.args ?? []
+  const at = args.indexOf('-c')
+  return at >= 0 ? args[at + 1] : undefined
+}
+
 /**
  * The terminals of one sandbox: tabs and splits, new shells, processes attached from the process
  * list, and what a reload needs to find them again (tags at Start, found again with List) and to
@@ -90,11 +105,9 @@ export class TerminalManager {
     command?: string
   } = {}): TerminalInstance {
     const id = crypto.randomUUID()
-    const title = command
-      ? `Run: ${command.length > 40 ? `${command.slice(0, 39)}…` : command}`
-      : `Terminal ${++this.counter}`
+    const title = command ? runTitle(command) : `Terminal ${++this.counter}`
     const instance = this.add(
-      { id, tag: `ide-terminal:${id}`, title },
+      { id, tag: `${terminalTagPrefix}${id}`, title },
       { ...(cwd ? { cwd } : {}), ...(command ? { command } : {}) },
     )
     this.place(id, split)
@@ -213,28 +226,50 @@ export class TerminalManager {
     }
   }
 
-  /** Finds the terminals of the last visit again (tags with List), or opens a first one. */
+  /**
+   * Finds the terminals of the last visit again (tags with List). A browser that never opened this
+   * sandbox (another profile, another device) opens the IDE's shells already running there instead
+   * of leaving them behind and starting one more; with none, it opens a first one.
+   */
   private async restore(): Promise<void> {
     const stored = this.memory.recall()
-    let running: { pid: number; tag?: string }[] = []
-    if (stored) {
-      try {
-        running = await this.session.processes.list()
-      } catch {}
+    let running: RunningProcess[] = []
+    try {
+      running = await this.session.processes.list()
+    } catch {}
+    if (!stored) {
+      this.adopt(running)
+      return
     }
-    for (const record of stored?.records ?? []) {
+    for (const record of stored.records) {
       const process = running.find((p) => p.tag !== undefined && p.tag === record.tag)
       if (!process) continue
       this.counter = Math.max(this.counter, Number(record.title.match(/^Terminal (\d+)$/)?.[1] ?? 0))
       const screen = stored?.screens[record.id]
       this.add(record, { existingPid: process.pid, ...(screen ? { snapshot: screen } : {}) })
     }
-    this.tabs = (stored?.tabs ?? [])
+    this.tabs = stored.tabs
       .map((paneIds) => ({ id: `tab-${paneIds[0]}`, paneIds: paneIds.filter((p) => this.instances.has(p)) }))
       .filter((t) => t.paneIds.length > 0)
-    this.activeTabId = this.tabs.some((t) => t.id === stored?.activeTabId)
-      ? stored?.activeTabId
+    this.activeTabId = this.tabs.some((t) => t.id === stored.activeTabId)
+      ? stored.activeTabId
       : this.tabs[0]?.id
+    if (this.instances.size === 0) this.create()
+    else this.changed()
+  }
+
+  /** Opens each running terminal the IDE started (by its tag), oldest first, a tab each. */
+  private adopt(running: RunningProcess[]): void {
+    const ours = running.filter((p) => p.tag?.startsWith(terminalTagPrefix)).sort((a, b) => a.pid - b.pid)
+    for (const process of ours) {
+      const tag = process.tag as string
+      const command = commandOf(process)
+      const title = command ? runTitle(command) : `Terminal ${++this.counter}`
+      const id = tag.slice(terminalTagPrefix.length) || crypto.randomUUID()
+      this.add({ id, tag, title }, { existingPid: process.pid })
+      this.tabs.push({ id: `tab-${id}`, paneIds: [id] })
+    }
+    this.activeTabId = this.tabs[0]?.id
     if (this.instances.size === 0) this.create()
     else this.changed()
   }
