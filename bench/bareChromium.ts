@@ -49,14 +49,15 @@ const asAForegroundTab = [
   '--hide-scrollbars',
 ]
 
-/** Starts headless Chromium with the tests' flags and a fresh profile. */
-export async function launchBareChromium(): Promise<BareChromium> {
+/** Starts headless Chromium with the tests' flags (and `extraArgs`) and a fresh profile. */
+export async function launchBareChromium(extraArgs: string[] = []): Promise<BareChromium> {
   const profile = mkdtempSync(join(tmpdir(), 'bench-chromium-'))
   const browser: ChildProcess = spawn(
     chromiumPath,
     [
       ...(chromiumLaunchOptions().args ?? []),
       ...asAForegroundTab,
+      ...extraArgs,
       '--headless',
       '--remote-debugging-port=0',
       '--disable-breakpad',

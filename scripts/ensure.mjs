@@ -105,10 +105,27 @@ function ensureIdeBuild() {
   run(join(root, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'])
 }
 
+/**
+ * The peers the benches measure against in the same run, installed apart from the project (they
+ * are not its dependencies): wetty, the nearest open web terminal (xterm, socket.io, node-pty).
+ */
+const benchPeers = join(root, '.bench-peers')
+const wetty = 'wetty@3.2.0'
+
+function ensureBenchPeers() {
+  const stamp = join(benchPeers, '.installed')
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === wetty) return
+  console.log(`ensure: installing the bench's peer ${wetty} into .bench-peers/`)
+  run('npm', ['install', '--prefix', benchPeers, '--no-audit', '--no-fund', '--no-save', wetty])
+  writeFileSync(stamp, wetty)
+}
+
 ensureNodeModules()
 ensureDebian(debianNeeds[purpose] ?? [])
 // The sandbox runtime's bundle is built by the platform's launcher itself when it is stale.
-if (purpose === 'start') ensureIdeBuild()
+// The terminal bench opens the IDE itself, next to wetty.
+if (purpose === 'start' || purpose === 'bench') ensureIdeBuild()
+if (purpose === 'bench') ensureBenchPeers()
 if (purpose === 'test' || purpose === 'bench') {
   try {
     execFileSync('/usr/bin/chromium', ['--version'], { stdio: 'ignore' })

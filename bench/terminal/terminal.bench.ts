@@ -23,6 +23,7 @@ import { runtimePort } from '../../server/platform/testing/runtimeBridge'
 import { type BareChromium, type BarePage, launchBareChromium } from '../bareChromium'
 import { serveInFront, startBenchPlatform } from '../benchStack'
 import { type Figure, median } from '../table'
+import { againstWetty } from './againstWetty'
 import { type BaselineServer, startBaselineServer } from './baselineServer'
 import { benchPrompt } from './benchPrompt'
 
@@ -510,6 +511,7 @@ export async function terminalFigures(): Promise<Figure[]> {
     stack = await startBenchPlatform()
     const { platform } = stack
     servePage(platform, outDir)
+    figures.push(...(await attempt('against wetty', () => againstWettyInASandbox(stack as TestPlatform))))
     const created = await stack.api('POST', '/v2/sandboxes', {})
     if (!created.ok) throw new Error(`creating the sandbox: ${created.status} ${await created.text()}`)
     const { sandboxID } = (await created.json()) as { sandboxID: string }
@@ -543,6 +545,16 @@ export async function terminalFigures(): Promise<Figure[]> {
     rmSync(outDir, { recursive: true, force: true })
   }
   return figures
+}
+
+/** The IDE itself against wetty (againstWetty.ts), in a sandbox of its own that goes after. */
+async function againstWettyInASandbox(stack: TestPlatform): Promise<Figure[]> {
+  const { sandboxID } = await stack.platform.manager.create({})
+  try {
+    return await againstWetty(stack, sandboxID)
+  } finally {
+    await stack.platform.manager.kill(sandboxID)
+  }
 }
 
 /**

@@ -1,0 +1,224 @@
+// The IDE's terminal against wetty, the nearest open web terminal (xterm + socket.io + node-pty,
+// a local shell: no sandbox, no router), measured the same way in the same run and the same
+// browser: from the keydown to the typed character in the page's DOM, and a 32 MiB flood from
+// Enter to its last line in the DOM. Each page is its real self (the IDE's built app at
+// /sandbox/{id}, wetty's own page); the probe only watches the DOM. Both draw with xterm's DOM
+// renderer: the IDE leaves Chromium's software WebGL here for it, and wetty uses it on phones.
+import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { freePort } from '../../e2e/localStack'
+import { ideLink } from '../../server/platform/access/ideLink'
+import type { TestPlatform } from '../../server/platform/testing/platformFixture'
+import { type BareChromium, type BarePage, launchBareChromium } from '../bareChromium'
+import { type Figure, median, percentile } from '../table'
+
+const wettyBin = join(import.meta.dirname, '..', '..', '.bench-peers', 'node_modules', '.bin', 'wetty')
+const keysPerRound = 200
+const rounds = 2
+const floodBytes = 32 * 1024 * 1024
+/** The flood's command; its end marker (`peer-end-42-{n}`) is made by the shell, so the command line never shows it. */
+const floodCommand = (n: number) =>
+  ` yes 'the quick brown fox jumps over the lazy dog 0123456789' | head -c ${floodBytes}; echo; echo peer-end-$((6*7))-${n}`
+let floods = 0
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/**
+ * Installed into a page: the time from the last keydown to a text appearing in the terminal's
+ * rows. Plain JavaScript in a string: the bench's own functions, as tsx compiles them, call a
+ * helper the page does not have.
+ */
+const probeScript = `(() => {
+  let keyAt = 0
+  addEventListener('keydown', () => { keyAt = performance.now() }, true)
+  const rowsText = () => (document.querySelector('.xterm-rows')?.textContent ?? '').replace(/\u00a0/g, ' ')
+  window.peerProbe = {
+    focus() { document.querySelector('.xterm-helper-textarea')?.focus() },
+    shows(text) { return rowsText().includes(text) },
+    prompted() { return /[$#] *$/.test(rowsText().trimEnd() + ' ') },
+    text() { return rowsText() },
+    arm(text, ms) {
+      window.peerDone = new Promise((resolve, reject) => {
+        const observer = new MutationObserver(() => {
+          if (!rowsText().includes(text)) return
+          observer.disconnect()
+          clearTimeout(timer)
+          resolve(performance.now() - keyAt)
+        })
+        observer.observe(document.body, { childList: true, subtree: true, characterData: true })
+        const timer = setTimeout(() => {
+          observer.disconnect()
+          reject(new Error(text.slice(0, 40) + ' not shown within ' + ms + ' ms'))
+        }, ms)
+      })
+      window.peerDone.catch(() => {})
+    },
+  }
+})()`
+
+interface Probe {
+  focus(): void
+  prompted(): boolean
+  text(): string
+  shows(text: string): boolean
+  arm(text: string, ms: number): void
+}
+declare global {
+  interface Window {
+    peerProbe: Probe
+    peerDone: Promise<number>
+  }
+}
+
+async function waitShown(page: BarePage, text: string, ms = 20_000): Promise<void> {
+  const until = Date.now() + ms
+  while (!(await page.evaluate((t) => window.peerProbe.shows(t), text))) {
+    if (Date.now() > until) throw new Error(`${text} not shown within ${ms} ms`)
+    await sleep(50)
+  }
+}
+
+/**
+ * Opens `url` and waits until its terminal shows a prompt, probe installed and keyboard in it.
+ * `userAgent` replaces the browser's for this page.
+ */
+async function openTerminalPage(browser: BareChromium, url: string, userAgent?: string): Promise<BarePage> {
+  const page = await browser.newPage('about:blank')
+  if (userAgent) await page.cdp.Emulation.setUserAgentOverride({ userAgent })
+  const loaded = page.cdp.Page.loadEventFired()
+  await page.cdp.Page.navigate({ url })
+  await loaded
+  await page.cdp.Runtime.evaluate({ expression: probeScript })
+  // A prompt: `$`, or `#` for root (wetty's shell is this machine's user).
+  const until = Date.now() + 30_000
+  while (!(await page.evaluate(() => window.peerProbe.prompted()))) {
+    if (Date.now() > until)
+      throw new Error(`no prompt within 30 s at ${url}: ${await page.evaluate(() => window.peerProbe.text())}`)
+    await sleep(100)
+  }
+  await page.evaluate(() => window.peerProbe.focus())
+  return page
+}
+
+/** Keydown to the typed letter in the DOM, for `keys` letters typed one at a time at the prompt. */
+async function keysToGlyphs(page: BarePage, keys: number): Promise<number[]> {
+  const samples: number[] = []
+  let typed = ''
+  for (let i = -10; i < keys; i++) {
+    if (typed.length === 0 || typed.length >= 40) {
+      // A fresh line (Ctrl-U) starting with a marker no other text on the screen has; not timed.
+      await page.press('Control+u')
+      await sleep(100)
+      await page.cdp.Input.insertText({ text: 'qzx' })
+      typed = 'qzx'
+      await waitShown(page, typed)
+    }
+    const key = 'abcdefghijklmnoprstuvwy'[(i + 23) % 23] as string
+    typed += key
+    await page.evaluate((t) => window.peerProbe.arm(t, 10_000), typed)
+    await page.press(key)
+    const ms = await page.evaluate(() => window.peerDone)
+    if (i >= 0) samples.push(ms)
+    // A pause of a random part of a frame, so key presses do not lock to the frame clock.
+    await sleep(Math.random() * 17)
+  }
+  await page.press('Control+u')
+  return samples
+}
+
+/** The flood from Enter to its last line in the DOM, in MB/s. */
+async function flood(page: BarePage): Promise<number> {
+  const n = ++floods
+  await page.press('Control+u')
+  await page.cdp.Input.insertText({ text: floodCommand(n) })
+  await waitShown(page, `peer-end-$((6*7))-${n}`)
+  await page.evaluate((end) => window.peerProbe.arm(end, 180_000), `peer-end-42-${n}`)
+  await page.press('Enter')
+  const ms = await page.evaluate(() => window.peerDone)
+  await sleep(300)
+  await page.press('Control+u')
+  return floodBytes / 1e6 / (ms / 1000)
+}
+
+/** wetty on a free loopback port, running a login shell of this machine. */
+async function startWetty(): Promise<{ url: string; stop(): Promise<void> }> {
+  if (!existsSync(wettyBin)) throw new Error('wetty is not installed: run `npm run bench` (it installs it)')
+  const port = await freePort()
+  const child: ChildProcess = spawn(
+    wettyBin,
+    ['--host', '127.0.0.1', '--port', String(port), '--command', 'bash'],
+    {
+      stdio: 'ignore',
+      detached: true,
+    },
+  )
+  const url = `http://127.0.0.1:${port}/`
+  for (let i = 0; ; i++) {
+    if ((await fetch(url).catch(() => undefined))?.ok) break
+    if (i > 100) throw new Error('wetty did not answer within 10 s')
+    await sleep(100)
+  }
+  return {
+    url,
+    stop: async () => {
+      // Its shells are its children: the group goes together.
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM')
+      await new Promise((resolve) => child.once('exit', resolve))
+    },
+  }
+}
+
+/** The figures, with the IDE on `stack` (its built app) and wetty beside it. */
+export async function againstWetty(stack: TestPlatform, sandboxId: string): Promise<Figure[]> {
+  const wetty = await startWetty()
+  const browser = await launchBareChromium()
+  try {
+    const ideUrl = ideLink(stack.platform.url, stack.platform.ideToken.current(), `/sandbox/${sandboxId}`)
+    const ide = await openTerminalPage(browser, ideUrl)
+    // wetty draws with WebGL unless the browser says it is a phone, and nothing else changes.
+    const { userAgent } = await ide.cdp.Browser.getVersion()
+    const peer = await openTerminalPage(browser, wetty.url, `${userAgent} Android`)
+    const echo = { ide: [] as number[], wetty: [] as number[] }
+    const rates = { ide: [] as number[], wetty: [] as number[] }
+    // Rounds alternate, so a noisy moment of a shared machine falls on both.
+    for (let round = 0; round < rounds; round++) {
+      echo.ide.push(...(await keysToGlyphs(ide, keysPerRound / rounds)))
+      echo.wetty.push(...(await keysToGlyphs(peer, keysPerRound / rounds)))
+      rates.ide.push(await flood(ide))
+      rates.wetty.push(await flood(peer))
+    }
+    const p = (samples: number[], q: number) => percentile(samples, q * 100)
+    const ratio = (a: number, b: number) => `ratio to wetty ${(a / b).toFixed(2)}`
+    const isolation = `sandbox through the router, against wetty's local bash`
+    return [
+      {
+        name: 'IDE vs wetty: keydown to glyph in DOM, p50 (IDE)',
+        median: p(echo.ide, 0.5),
+        unit: 'ms',
+        runs: echo.ide.length,
+        note: `${ratio(p(echo.ide, 0.5), p(echo.wetty, 0.5))}; ${isolation}`,
+      },
+      { name: '  same, p50 (wetty 3.2.0)', median: p(echo.wetty, 0.5), unit: 'ms', runs: echo.wetty.length },
+      {
+        name: 'IDE vs wetty: keydown to glyph in DOM, p95 (IDE)',
+        median: p(echo.ide, 0.95),
+        unit: 'ms',
+        runs: echo.ide.length,
+        note: ratio(p(echo.ide, 0.95), p(echo.wetty, 0.95)),
+      },
+      { name: '  same, p95 (wetty 3.2.0)', median: p(echo.wetty, 0.95), unit: 'ms', runs: echo.wetty.length },
+      {
+        name: 'IDE vs wetty: 32 MiB flood, Enter to last line in DOM (IDE)',
+        median: median(rates.ide),
+        unit: 'MB/s',
+        runs: rates.ide.length,
+        note: `${ratio(median(rates.ide), median(rates.wetty))} (higher is better)`,
+      },
+      { name: '  same (wetty 3.2.0)', median: median(rates.wetty), unit: 'MB/s', runs: rates.wetty.length },
+    ]
+  } finally {
+    await browser.close()
+    await wetty.stop()
+  }
+}
