@@ -51,6 +51,48 @@ test('a second browser profile opens the shell the first one left, not one more;
   }
 })
 
+test('on a slow link typed keys show at once, dimmed, and the line ends as the shell has it; on loopback auto stays off', async ({
+  page,
+}) => {
+  const wb = new WorkbenchPage(page)
+  await wb.goto(stack.link())
+  await wb.run('clear', '$')
+  const echo = page.getByTestId('terminal-echo')
+  // Loopback: the round trip is short, and auto draws nothing ahead.
+  await page.keyboard.type('abc', { delay: 150 })
+  await expect(echo).toHaveText(/^Echo \d+ ms$/)
+  await page.keyboard.press('Control+U')
+  // A slow link: each keystroke's request waits, and while `held` is set it waits for the test.
+  let held: Promise<void> | undefined
+  await page.route('**/process.Process/SendInput', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 150))
+    await held
+    await route.continue()
+  })
+  // Enough slow keys to outnumber the quick ones in the median.
+  await page.keyboard.type('uvwxyz', { delay: 400 })
+  await expect(echo).toHaveText(/^Echo \d+ ms · predicted$/)
+  await page.keyboard.press('Control+U')
+  await wb.prompt()
+  await page.keyboard.type('e', { delay: 400 }) // a line is predicted once the shell echoes a key of it
+  await expect.poll(() => wb.terminalText()).toMatch(/\$ e$/)
+  let release = () => {}
+  held = new Promise((resolve) => {
+    release = resolve
+  })
+  await page.keyboard.type('cho held-$((6*7))')
+  // Nothing typed has reached the shell, yet the line shows it.
+  await expect.poll(() => wb.terminalText()).toMatch(/\$ echo held-\$\(\(6\*7\)\)$/)
+  // Unconfirmed, so dimmed (xterm's DOM renderer draws here: software WebGL is left for it).
+  const dimmed = wb.terminal.locator('.xterm-rows .xterm-dim')
+  await expect(dimmed).not.toHaveCount(0)
+  release()
+  held = undefined
+  await page.keyboard.press('Enter')
+  await expect.poll(() => wb.terminalText()).toMatch(/\$ echo held-\$\(\(6\*7\)\)\nheld-42\n.*\$$/)
+  await expect(dimmed).toHaveCount(0)
+})
+
 test('a dropped connection comes back by itself and loses or repeats no output', async ({
   page,
   context,

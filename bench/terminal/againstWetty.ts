@@ -94,7 +94,9 @@ async function openTerminalPage(browser: BareChromium, url: string, userAgent?: 
   const until = Date.now() + 30_000
   while (!(await page.evaluate(() => window.peerProbe.prompted()))) {
     if (Date.now() > until)
-      throw new Error(`no prompt within 30 s at ${url}: ${await page.evaluate(() => window.peerProbe.text())}`)
+      throw new Error(
+        `no prompt within 30 s at ${url}: ${await page.evaluate(() => window.peerProbe.text())}`,
+      )
     await sleep(100)
   }
   await page.evaluate(() => window.peerProbe.focus())

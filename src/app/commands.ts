@@ -6,6 +6,13 @@ import type { SandboxSession } from '../sandbox/SandboxSession'
 import { reportErrors } from '../ui/notifications'
 import { type ThemeChoice, useThemeStore } from '../ui/themeStore'
 import { useLayoutStore } from './layoutStore'
+
+const predictiveEchoTitles = {
+  off: 'off',
+  auto: 'on a slow link (auto: echo above 30 ms)',
+  always: 'always',
+} as const
+
 import { navigate } from './route'
 
 /** One action of the command palette. */
@@ -149,6 +156,12 @@ export function workbenchCommands(
       enabled: true,
       run: () => useTerminalSettings.getState().toggleLocalLinksOpen(),
     },
+    ...(['off', 'auto', 'always'] as const).map((mode) => ({
+      id: `terminal.predictiveEcho.${mode}`,
+      title: `Terminal: Predictive echo ${predictiveEchoTitles[mode]}`,
+      enabled: true,
+      run: () => useTerminalSettings.getState().setPredictiveEcho(mode),
+    })),
     {
       id: 'view.fullscreen',
       title: 'View: Toggle full screen (the terminal gets Ctrl+W, Ctrl+N, Ctrl+T)',

@@ -75,6 +75,9 @@ export class OutputWriter {
     return this.queuedBytes + this.pendingBytes
   }
 
+  /** Whether everything pushed has been parsed. */
+  idle = (): boolean => this.backlog === 0
+
   /** Resolves once the backlog is low enough to read more output. */
   room(): Promise<void> {
     if (this.backlog < pauseAboveBytes || this.disposed) return Promise.resolve()

@@ -14,13 +14,16 @@ export function TerminalEchoStatus({ terminals }: { terminals: TerminalManager }
   const snapshot = useExternalStore(active ?? noTerminal)
   const ms = snapshot?.echoMs
   if (ms === undefined) return null
+  const predicting = snapshot?.predicting
+    ? '; typed keys are drawn at once, dimmed until the sandbox echoes them (Terminal: Predictive echo)'
+    : ''
   return (
     <span
       className="terminal-echo"
       data-testid="terminal-echo"
-      title={`${active?.record.title}: a typed key reaches the sandbox and its echo comes back in ${ms} ms (median of the last keys)`}
+      title={`${active?.record.title}: a typed key reaches the sandbox and its echo comes back in ${ms} ms (median of the last keys)${predicting}`}
     >
-      Echo {ms} ms
+      Echo {ms} ms{snapshot?.predicting ? ' · predicted' : ''}
     </span>
   )
 }

@@ -7,11 +7,13 @@ import { OutputWriter } from '../../sandbox/outputWriter'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import { TerminalConnection, type TerminalStatus } from '../../sandbox/TerminalConnection'
 import { holdShellKeysInFullscreen } from './holdShellKeysInFullscreen'
+import { PredictiveEcho } from './predictiveEcho'
 import { TerminalTextMirror } from './TerminalTextMirror'
 import { TerminalAddons } from './terminalAddons'
 import { TerminalClipboard } from './terminalClipboard'
-import type { TerminalSettingsSource } from './terminalSettings'
+import { predictAboveMs, type TerminalSettingsSource } from './terminalSettings'
 import { terminalThemes } from './terminalThemes'
+import { xtermPredictionScreen } from './xtermPredictionScreen'
 
 const encoder = new TextEncoder()
 
@@ -30,6 +32,8 @@ export interface TerminalSnapshot {
   title: string
   /** Find is open: a counter that changes with each request for it, and the text to start with. */
   find?: { request: number; initial: string }
+  /** Typed keys are drawn before the sandbox echoes them (the setting, and the round trip for auto). */
+  predicting?: boolean
   /** The median round trip of a typed key to its echo, in ms, once keys were typed. */
   echoMs?: number
 }
@@ -67,7 +71,8 @@ export class TerminalInstance {
   private readonly unsubscribeSettings: () => void
   private findRequests = 0
   private readonly writer: OutputWriter
-  private readonly echo = new EchoTimer((echoMs) => this.update({ echoMs }))
+  private readonly echo = new EchoTimer((echoMs) => this.update({ echoMs, predicting: this.predicting() }))
+  private readonly prediction: PredictiveEcho
   private connection: TerminalConnection
   private snapshot: TerminalSnapshot
   private readonly subscribers = new Subscribers()
@@ -78,7 +83,7 @@ export class TerminalInstance {
     private readonly session: SandboxSession,
     readonly record: TerminalRecord,
     private readonly options: TerminalInstanceOptions,
-    settings: TerminalSettingsSource,
+    private readonly settings: TerminalSettingsSource,
     /** Opens a printed link that was clicked. */
     openLink: (uri: string) => void,
   ) {
@@ -103,17 +108,25 @@ export class TerminalInstance {
     this.mirror = TerminalTextMirror.forTests(this.term, this.element)
     this.unsubscribeSettings = settings.subscribe((s) => {
       this.term.options.screenReaderMode = s.screenReaderMode
+      if (this.snapshot.predicting !== this.predicting()) this.update({ predicting: this.predicting() })
     })
     this.bindKeys()
-    this.writer = new OutputWriter((data, parsed) => this.term.write(data, parsed))
+    this.writer = new OutputWriter((data, parsed) => this.term.write(this.prediction.output(data), parsed))
+    this.prediction = new PredictiveEcho(xtermPredictionScreen(this.term, this.writer.idle), {
+      enabled: () => this.predicting(),
+    })
     this.snapshot = { status: { kind: 'starting' }, title: record.title }
     this.term.onTitleChange((title) => this.update({ title: title || this.record.title }))
     this.term.onData((data) => {
       this.echo.sent(data)
+      this.prediction.input(data)
       this.connection.write(encoder.encode(data))
     })
     this.term.onBinary((data) => this.connection.write(binaryBytes(data)))
-    this.term.onResize(({ cols, rows }) => this.connection.resize(cols, rows))
+    this.term.onResize(({ cols, rows }) => {
+      this.prediction.reset()
+      this.connection.resize(cols, rows)
+    })
     this.resizeObserver = new ResizeObserver(() => this.fitToHost())
     this.connection = this.connect(options.existingPid, options.snapshot)
   }
@@ -190,6 +203,7 @@ export class TerminalInstance {
   /** Ends the terminal; its process keeps running (closing a tab kills it first, see the manager). */
   dispose(): void {
     this.connection.dispose()
+    this.prediction.dispose()
     this.writer.dispose()
     this.resizeObserver.disconnect()
     this.unsubscribeSettings()
@@ -259,6 +273,12 @@ export class TerminalInstance {
     event.preventDefault()
     this.openFind()
     return false
+  }
+
+  /** Whether typed keys are drawn before their echo: by the setting, and for auto the round trip. */
+  private predicting(): boolean {
+    const mode = this.settings.getState().predictiveEcho
+    return mode === 'always' || (mode === 'auto' && (this.echo.median ?? 0) > predictAboveMs)
   }
 
   private fitToHost(): void {
