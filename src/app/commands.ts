@@ -9,7 +9,7 @@ import { useLayoutStore } from './layoutStore'
 
 const predictiveEchoTitles = {
   off: 'off',
-  auto: 'on a slow link (auto: echo above 30 ms)',
+  auto: 'on a slow link (auto: a sandbox across a network, echo above 30 ms)',
   always: 'always',
 } as const
 

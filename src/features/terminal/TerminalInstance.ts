@@ -16,6 +16,7 @@ import { terminalThemes } from './terminalThemes'
 import { xtermPredictionScreen } from './xtermPredictionScreen'
 
 const encoder = new TextEncoder()
+const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]'])
 
 /** What identifies a terminal across reloads (kept in localStorage, never a secret). */
 export interface TerminalRecord {
@@ -71,6 +72,8 @@ export class TerminalInstance {
   private readonly unsubscribeSettings: () => void
   private findRequests = 0
   private readonly writer: OutputWriter
+  /** Until then, output is the past replayed at an attach. */
+  private replayingUntil = 0
   private readonly echo = new EchoTimer((echoMs) => this.update({ echoMs, predicting: this.predicting() }))
   private readonly prediction: PredictiveEcho
   private connection: TerminalConnection
@@ -111,6 +114,16 @@ export class TerminalInstance {
       if (this.snapshot.predicting !== this.predicting()) this.update({ predicting: this.predicting() })
     })
     this.bindKeys()
+    // Questions in output replayed at an attach (where is the cursor, what terminal is this) were
+    // answered when they were asked; answering them again types the answer into today's prompt.
+    // The past ends with the first key typed after the attach (a question asked after it is live).
+    const replaying = () => performance.now() < this.replayingUntil
+    this.term.onKey(() => {
+      this.replayingUntil = 0
+    })
+    this.term.parser.registerCsiHandler({ final: 'n' }, replaying)
+    this.term.parser.registerCsiHandler({ final: 'c' }, replaying)
+    this.term.parser.registerCsiHandler({ prefix: '>', final: 'c' }, replaying)
     this.writer = new OutputWriter((data, parsed) => this.term.write(this.prediction.output(data), parsed))
     this.prediction = new PredictiveEcho(xtermPredictionScreen(this.term, this.writer.idle), {
       enabled: () => this.predicting(),
@@ -240,6 +253,8 @@ export class TerminalInstance {
     )
     // A runtime without replay (E2B's envd) sends nothing of the past: show the kept screen instead.
     connection.onReplay = (support) => {
+      // What comes now is the past (replayed, or the kept screen): a moment to parse it.
+      this.replayingUntil = performance.now() + 3000
       if (support === 'none' && snapshot) this.term.write(snapshot)
     }
     connection.start()
@@ -275,10 +290,16 @@ export class TerminalInstance {
     return false
   }
 
-  /** Whether typed keys are drawn before their echo: by the setting, and for auto the round trip. */
+  /**
+   * Whether typed keys are drawn before their echo: by the setting; for auto, a sandbox across a
+   * network (not the local stack on this machine, whose delays are the machine's own) with a
+   * round trip above the threshold.
+   */
   private predicting(): boolean {
     const mode = this.settings.getState().predictiveEcho
-    return mode === 'always' || (mode === 'auto' && (this.echo.median ?? 0) > predictAboveMs)
+    if (mode !== 'auto') return mode === 'always'
+    const onThisMachine = this.session.address.source === 'local' && loopbackHosts.has(location.hostname)
+    return !onThisMachine && (this.echo.median ?? 0) > predictAboveMs
   }
 
   private fitToHost(): void {
