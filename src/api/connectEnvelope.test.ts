@@ -1,6 +1,6 @@
 import { Code } from '@connectrpc/connect'
 import { describe, expect, it } from 'vitest'
-import { concatBytes } from './concatBytes'
+import { concatBytes } from '../common/concatBytes'
 import {
   decodeEnvelopes,
   EnvelopeSplitter,

@@ -1,6 +1,6 @@
 import { Code, ConnectError } from '@connectrpc/connect'
 import { codeFromHttpStatus } from '@connectrpc/connect/protocol-connect'
-import { concatBytes } from './concatBytes'
+import { concatBytes } from '../common/concatBytes'
 
 // The few pieces of the Connect streaming protocol the hand-written calls need (connect-web
 // cannot send a client stream, and reads server streams a message at a time through several

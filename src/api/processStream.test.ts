@@ -1,8 +1,8 @@
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf'
 import { Code, ConnectError } from '@connectrpc/connect'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { concatBytes } from '../common/concatBytes'
 import { ConnectRequestSchema, type ProcessEvent, StartResponseSchema } from '../gen/process_pb'
-import { concatBytes } from './concatBytes'
 import { decodeEnvelopes, encodeEnvelope, endStreamFlag } from './connectEnvelope'
 import { readProcessStream } from './processStream'
 

@@ -1,6 +1,6 @@
 import { Code, ConnectError } from '@connectrpc/connect'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { concatBytes } from './concatBytes'
+import { concatBytes } from '../common/concatBytes'
 import { decodeEnvelopes, encodeEnvelope, endStreamFlag } from './connectEnvelope'
 import {
   maxMessageBytes,

@@ -15,6 +15,8 @@
 // - Any other key (Enter, backspace, arrows, control keys) ends predicting on that line too.
 // - Predictions left unanswered for a while are taken back.
 
+import { concatBytes } from '../../common/concatBytes'
+
 /** What prediction needs of the terminal emulator. */
 export interface PredictionScreen {
   /** Writes into the emulator, after everything written so far. */
@@ -98,6 +100,7 @@ export class PredictiveEcho {
   /** Output from the sandbox, before it is written: the bytes to write instead. */
   output(data: Uint8Array): Uint8Array {
     if (this.unanswered.length === 0) return data
+    const shownBefore = this.drawn
     const takeBack = this.takeBackSequence()
     this.drawn = 0
     let matched = 0
@@ -117,14 +120,14 @@ export class PredictiveEcho {
       this.echoing = false
     }
     let redraw = ''
-    if (this.unanswered.length > 0 && this.mayDraw() && this.roomAfter(matched)) {
+    if (this.unanswered.length > 0 && this.mayDraw() && this.roomAfter(matched, shownBefore)) {
       redraw = this.styledText(this.unanswered.join(''))
       this.drawn = this.unanswered.length
     }
     if (this.drawn > 0) this.armGiveUp()
     else this.disarmGiveUp()
     if (!takeBack && !redraw) return data
-    return join(encoder.encode(takeBack), data, encoder.encode(redraw))
+    return concatBytes([encoder.encode(takeBack), data, encoder.encode(redraw)])
   }
 
   /** Takes back whatever is drawn (a resize, a reset, turning it off). */
@@ -147,21 +150,18 @@ export class PredictiveEcho {
 
   /**
    * Whether the keys still unanswered fit after an echo of `matched` keys: the cursor is where
-   * the shell has it plus what was drawn (taken back now), the line right of it empty.
+   * the shell has it plus the `shownBefore` predictions drawn (taken back now), the line right of
+   * it empty.
    */
-  private roomAfter(matched: number): boolean {
+  private roomAfter(matched: number, shownBefore: number): boolean {
     const at = this.screen.cursor()
     if (!at) return false
-    const shownBefore = this.drawnBeforeOutput
     const x = at.x - shownBefore + matched
     return (shownBefore > 0 || at.restEmpty) && x + this.unanswered.length + 1 < at.cols
   }
 
-  /** The number drawn when the current output arrived (set by takeBackSequence). */
-  private drawnBeforeOutput = 0
-
+  /** What takes the drawn predictions back: the cursor back over them, the line erased from there. */
   private takeBackSequence(): string {
-    this.drawnBeforeOutput = this.drawn
     return this.drawn > 0 ? `\x1b[${this.drawn}D\x1b[K` : ''
   }
 
@@ -181,14 +181,4 @@ export class PredictiveEcho {
     this.cancelGiveUp?.()
     this.cancelGiveUp = undefined
   }
-}
-
-function join(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const part of parts) {
-    out.set(part, at)
-    at += part.length
-  }
-  return out
 }
