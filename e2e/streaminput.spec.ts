@@ -2,8 +2,9 @@ import { expect, type Page, test } from '@playwright/test'
 import { WorkbenchPage } from './pages/WorkbenchPage'
 import { freePort, LocalStack } from './stack'
 
-// Keystrokes by StreamInput where the page reaches the runtime over HTTPS with HTTP/2 in
-// Chromium, by SendInput everywhere else and whenever a stream fails, always in order.
+// Keystrokes by StreamInput through the local stack's WebSocket tunnel, or where the page reaches
+// the runtime over HTTPS with HTTP/2 in Chromium (as on E2B, tried here with the tunnel refused);
+// by SendInput everywhere else and whenever a stream fails; always in order.
 
 test.describe.configure({ mode: 'serial' })
 
@@ -34,11 +35,11 @@ async function watchRpcs(page: Page) {
 /** Types text as quick keystrokes (one key event each) and runs it, checking it came back whole. */
 const burst = 'abcdefghijklmnopqrstuvwxyz0123456789'.repeat(3)
 
-test.describe('over HTTPS (--tls)', () => {
+test.describe('over HTTPS (--tls) with the tunnel refused, as on E2B', () => {
   test.use({ ignoreHTTPSErrors: true })
   let stack: LocalStack
   test.beforeAll(async () => {
-    stack = new LocalStack(await freePort(), ['--tls'])
+    stack = new LocalStack(await freePort(), ['--tls', '--no-http-tunnel'])
     await stack.start()
   })
   test.afterAll(() => stack.dispose())
@@ -125,19 +126,49 @@ test.describe('over HTTPS (--tls)', () => {
 
 test.describe('over plain HTTP', () => {
   let stack: LocalStack
+  let untunnelled: LocalStack
   test.beforeAll(async () => {
     stack = new LocalStack(await freePort())
-    await stack.start()
+    untunnelled = new LocalStack(await freePort(), ['--no-http-tunnel'])
+    await Promise.all([stack.start(), untunnelled.start()])
   })
-  test.afterAll(() => stack.dispose())
+  test.afterAll(() => Promise.all([stack.dispose(), untunnelled.dispose()]))
 
-  test('keystrokes go by SendInput only, and arrive in order', async ({ page }) => {
+  test('keystrokes go by StreamInput through the tunnel, whole and in order', async ({ page }) => {
     const rpcs = await watchRpcs(page)
+    // The tunnel's WebSockets, by the call each carries, and the keystroke frames sent on them.
+    const sockets: string[] = []
+    let framesSent = 0
+    page.on('websocket', (ws) => {
+      const path = new URL(ws.url()).pathname
+      sockets.push(path)
+      if (path === '/process.Process/StreamInput') ws.on('framesent', () => framesSent++)
+    })
     const wb = new WorkbenchPage(page)
     await wb.goto(stack.link())
     await wb.run(`echo ${burst} | rev`, burst.split('').reverse().join(''))
-    expect(rpcs.count('SendInput')).toBeGreaterThan(0)
+    expect(sockets).toContain('/process.Process/StreamInput')
+    expect(sockets).toContain('/process.Process/Start')
+    expect(framesSent).toBeGreaterThan(burst.length)
+    // Nothing went by a request of its own per key, and no stream by fetch.
+    expect(rpcs.count('SendInput')).toBe(0)
     expect(rpcs.count('StreamInput')).toBe(0)
-    expect(rpcs.fallbacks).toEqual([]) // http is not a failure, just not a place to stream
+    expect(rpcs.count('Start')).toBe(0)
+    expect(rpcs.fallbacks).toEqual([])
+  })
+
+  test('where the tunnel is refused keystrokes go by SendInput only, and arrive in order', async ({
+    page,
+  }) => {
+    const rpcs = await watchRpcs(page)
+    const wb = new WorkbenchPage(page)
+    await wb.goto(untunnelled.link())
+    await wb.run(`echo ${burst} | rev`, burst.split('').reverse().join(''))
+    expect(rpcs.count('SendInput')).toBeGreaterThan(0)
+    // No StreamInput request went out: over HTTP/1.1 it could not have streamed.
+    expect(rpcs.count('StreamInput')).toBe(0)
+    expect(rpcs.fallbacks.join('\n')).toMatch(/tunnel: it could not be opened/)
+    // Streams go by fetch, each on a host shard of its own.
+    expect(rpcs.count('Start')).toBe(1)
   })
 })

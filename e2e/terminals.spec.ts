@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test'
+import { startDelayingProxy } from '../server/testing/delayingProxy'
 import { WorkbenchPage } from './pages/WorkbenchPage'
 import { listRuntimeProcesses } from './runtimeProcess'
 import { stackForThisFile } from './stack'
@@ -54,47 +55,43 @@ test('a second browser profile opens the shell the first one left, not one more;
 test('on a slow link typed keys show at once, dimmed, and the line ends as the shell has it; auto leaves the local stack alone', async ({
   page,
 }) => {
-  const wb = new WorkbenchPage(page)
-  await wb.goto(stack.link())
-  await wb.run('clear', '$')
-  const echo = page.getByTestId('terminal-echo')
-  // A slow link: each keystroke's request waits, and while `held` is set it waits for the test.
-  let held: Promise<void> | undefined
-  await page.route('**/process.Process/SendInput', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 150))
-    await held
-    await route.continue()
-  })
-  // Auto predicts only for a sandbox across a network: this one is the local stack on loopback,
-  // where a slow echo is the machine's own load.
-  await page.keyboard.type('uvwxyz', { delay: 400 })
-  await expect(echo).toHaveText(/^Echo \d+ ms$/)
-  expect(Number((await echo.textContent())?.match(/\d+/)?.[0])).toBeGreaterThan(100)
-  await page.keyboard.press('Control+U')
-  await wb.command('Terminal: Predictive echo always')
-  await expect(echo).toHaveText(/^Echo \d+ ms · predicted$/)
-  await wb.prompt()
-  await wb.terminal.locator('textarea').focus()
-  await page.keyboard.type('e', { delay: 400 }) // a line is predicted once the shell echoes a key of it
-  await expect.poll(() => wb.terminalText()).toMatch(/\$ e$/)
-  let release = () => {}
-  held = new Promise((resolve) => {
-    release = resolve
-  })
-  await page.keyboard.type('cho held-$((6*7))')
-  // Nothing typed has reached the shell, yet the line shows it.
-  await expect.poll(() => wb.terminalText()).toMatch(/\$ echo held-\$\(\(6\*7\)\)$/)
-  // Unconfirmed, so dimmed (xterm's DOM renderer draws here: software WebGL is left for it).
-  const dimmed = wb.terminal.locator('.xterm-rows .xterm-dim')
-  await expect(dimmed).not.toHaveCount(0)
-  release()
-  held = undefined
-  await page.keyboard.press('Enter')
-  await expect.poll(() => wb.terminalText()).toMatch(/\$ echo held-\$\(\(6\*7\)\)\nheld-42\n.*\$$/)
-  await expect(dimmed).toHaveCount(0)
-  await wb.command(
-    'Terminal: Predictive echo on a slow link (auto: a sandbox across a network, echo above 30 ms)',
-  )
+  // A slow link: a proxy in front of the stack that delays everything 40 ms each way, and holds
+  // what goes to the stack while the test says so.
+  const proxy = await startDelayingProxy(stack.port, 40)
+  try {
+    const wb = new WorkbenchPage(page)
+    await wb.goto(stack.link('/', `http://127.0.0.1:${proxy.port}`))
+    await wb.run('clear', '$')
+    const echo = page.getByTestId('terminal-echo')
+    // Auto predicts only for a sandbox across a network: this one is the local stack on loopback,
+    // where a slow echo is the machine's own load.
+    await page.keyboard.type('uvwxyz', { delay: 400 })
+    await expect(echo).toHaveText(/^Echo \d+ ms$/)
+    expect(Number((await echo.textContent())?.match(/\d+/)?.[0])).toBeGreaterThanOrEqual(80)
+    await page.keyboard.press('Control+U')
+    await wb.command('Terminal: Predictive echo always')
+    await expect(echo).toHaveText(/^Echo \d+ ms · predicted$/)
+    await wb.prompt()
+    await wb.terminal.locator('textarea').focus()
+    await page.keyboard.type('e', { delay: 400 }) // a line is predicted once the shell echoes a key of it
+    await expect.poll(() => wb.terminalText()).toMatch(/\$ e$/)
+    proxy.hold()
+    await page.keyboard.type('cho held-$((6*7))')
+    // Nothing typed has reached the shell, yet the line shows it.
+    await expect.poll(() => wb.terminalText()).toMatch(/\$ echo held-\$\(\(6\*7\)\)$/)
+    // Unconfirmed, so dimmed (xterm's DOM renderer draws here: software WebGL is left for it).
+    const dimmed = wb.terminal.locator('.xterm-rows .xterm-dim')
+    await expect(dimmed).not.toHaveCount(0)
+    proxy.release()
+    await page.keyboard.press('Enter')
+    await expect.poll(() => wb.terminalText()).toMatch(/\$ echo held-\$\(\(6\*7\)\)\nheld-42\n.*\$$/)
+    await expect(dimmed).toHaveCount(0)
+    await wb.command(
+      'Terminal: Predictive echo on a slow link (auto: a sandbox across a network, echo above 30 ms)',
+    )
+  } finally {
+    await proxy.close()
+  }
 })
 
 test('a dropped connection comes back by itself and loses or repeats no output', async ({

@@ -20,6 +20,11 @@ export interface PlatformConfig {
   isolation: 'auto' | 'none'
   /** Folder of template folders (`labs/` of the project when absent). */
   templatesDir?: string
+  /**
+   * Refuse the HTTP tunnel (src/contract/httpTunnel.ts), as a proxy that drops WebSockets would:
+   * the IDE then calls runtimes by plain fetch, as it does on E2B.
+   */
+  noHttpTunnel?: boolean
   /** Serve HTTPS with HTTP/2 (and HTTP/1.1) using a self-signed certificate kept in dataDir. */
   tls?: boolean
   /** Origins whose pages may embed the IDE (/embed), besides the stack's own demo page. */
@@ -72,6 +77,8 @@ Options:
   --sandbox-disk MB            size of each new sandbox's home file system (default 4096; needs root)
   --no-default-sandbox         do not create or resume a default sandbox
   --no-isolation               run sandboxes without bubblewrap (not isolated)
+  --no-http-tunnel             refuse the IDE's WebSocket tunnel to runtimes, as a proxy that
+                               drops WebSockets would (the IDE then calls them by fetch, as on E2B)
   --tls                        serve HTTPS with HTTP/2 (also $SANDBOX_TLS=1), with a self-signed
                                certificate for localhost made once into the data folder; lets
                                Chromium stream keystrokes (StreamInput)
@@ -137,6 +144,7 @@ export function parsePlatformConfig(
       'sandbox-disk': { type: 'string' },
       'no-default-sandbox': { type: 'boolean' },
       'no-isolation': { type: 'boolean' },
+      'no-http-tunnel': { type: 'boolean' },
       tls: { type: 'boolean' },
       'embed-origin': { type: 'string', multiple: true },
       'trust-origin': { type: 'string', multiple: true },
@@ -166,6 +174,7 @@ export function parsePlatformConfig(
     },
     defaultSandbox: !values['no-default-sandbox'],
     isolation: values['no-isolation'] ? 'none' : 'auto',
+    ...(values['no-http-tunnel'] ? { noHttpTunnel: true } : {}),
     tls: values.tls === true || env.SANDBOX_TLS === '1',
     embedOrigins: origins('--embed-origin', values['embed-origin'], env.SANDBOX_EMBED_ORIGINS),
     trustedOrigins: origins('--trust-origin', values['trust-origin'], env.SANDBOX_TRUSTED_ORIGINS),

@@ -92,7 +92,7 @@ export async function startPlatform(
   })
   manager.restore()
   const api = platformApi(manager, { apiKey: key, envdVersion, isolation: launcher.isolation, log })
-  const router = sandboxRouter(manager)
+  const router = sandboxRouter(manager, { httpTunnel: !config.noHttpTunnel })
   const ide = ideApi({
     manager,
     templates,

@@ -1,7 +1,9 @@
-import type { ClientRequest, IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http'
+import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { envdPort } from '../../src/contract/runtimeExtensions'
 import { closeWithAnswer } from '../http/closeWithAnswer'
+import { forwardable } from './forwardable'
+import { httpTunnel, type OwnAnswer, wantsHttpTunnel } from './httpTunnel'
 import { isSandboxId } from './ids'
 import type { SandboxManager } from './sandboxManager'
 import { connectToPort, PortClosed, requestHead, runtimeAgent, sandboxRequest } from './sandboxUpstream'
@@ -10,41 +12,6 @@ import { connectToPort, PortClosed, requestHead, runtimeAgent, sandboxRequest } 
 export interface SandboxTarget {
   sandboxId: string
   port: number
-}
-
-/**
- * Headers that belong to one hop and must not be forwarded; HTTP/2 also refuses to send the
- * connection-specific ones (`proxy-connection`, `http2-settings`) in a response.
- */
-const hopByHop = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'proxy-connection',
-  'http2-settings',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-])
-
-/**
- * The end-to-end headers: without hop-by-hop ones, those a `Connection` header names, and
- * HTTP/2 pseudo-headers (`:path`, `:authority`…), which the HTTP/1.1 hop to the runtime cannot carry.
- */
-function forwardable(headers: IncomingHttpHeaders): IncomingHttpHeaders {
-  const named = new Set(
-    String(headers.connection ?? '')
-      .toLowerCase()
-      .split(',')
-      .map((name) => name.trim()),
-  )
-  return Object.fromEntries(
-    Object.entries(headers).filter(
-      ([name]) => !hopByHop.has(name) && !named.has(name) && !name.startsWith(':'),
-    ),
-  )
 }
 
 /** Connection-shard labels `s1.` to `s64.` in front of a sandbox host. */
@@ -98,8 +65,9 @@ const body502 = (why: Record<string, unknown>) => JSON.stringify({ ...why, code:
  * A sandbox that is unknown, killed or paused gets E2B's 502 body, with CORS headers so a
  * browser can read why (E2B's own edge leaves them out).
  */
-export function sandboxRouter(manager: SandboxManager) {
+export function sandboxRouter(manager: SandboxManager, { httpTunnel: tunnelled = true } = {}) {
   const agent = runtimeAgent()
+  const tunnel = httpTunnel()
   /** Calls in flight per sandbox, each with a way to break it off. */
   const inFlight = new Map<string, Set<() => void>>()
   // A paused or killed sandbox breaks its calls at once (a stream would otherwise wait on a
@@ -202,6 +170,36 @@ export function sandboxRouter(manager: SandboxManager) {
     )
   }
 
+  /** E2B's 502, as the tunnel hands it to its client. */
+  const own502 = (why: Record<string, unknown>): OwnAnswer => ({
+    status: 502,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    body: body502(why),
+  })
+
+  /**
+   * A call to a sandbox's runtime over the HTTP tunnel (src/contract/httpTunnel.ts): the same
+   * request the router would forward, made when the head arrives, with the same 502s.
+   */
+  const tunnelCall = (req: IncomingMessage, client: Duplex, head: Buffer, sandboxId: string): void => {
+    tunnel.accept(req, client, head, {
+      open: (call) => {
+        const route = routeOf(sandboxId)
+        if (route.kind !== 'running')
+          return Promise.reject(own502(whyUnreachable(sandboxId, route.kind, envdPort)))
+        const headers = { ...forwardable(call.headers), host: `127.0.0.1:${route.runtime.port}` }
+        return sandboxRequest(agent, route.runtime, envdPort, {
+          method: call.method,
+          path: req.url,
+          headers,
+        }).catch((err: Error) => Promise.reject(own502(whyNotReached(sandboxId, envdPort, err))))
+      },
+      notAnswering: (err) =>
+        own502({ sandboxId, message: `The sandbox is not answering (${err.code ?? err.message})` }),
+      opened: (breakOff, closed) => void closed.then(track(sandboxId, breakOff)),
+    })
+  }
+
   /**
    * An upgrade (a WebSocket) to a sandbox's port: the request goes on as bytes, and the two
    * sides are joined until either ends; a pause or kill breaks it off like any call.
@@ -209,6 +207,11 @@ export function sandboxRouter(manager: SandboxManager) {
   const upgrade = (req: IncomingMessage, client: Duplex, head: Buffer, target: SandboxTarget): void => {
     const { sandboxId, port } = target
     client.on('error', () => {})
+    if (port === envdPort && wantsHttpTunnel(req)) {
+      if (tunnelled) tunnelCall(req, client, head, sandboxId)
+      else closeWithAnswer(client, '404 Not Found', 'This stack has no HTTP tunnel (--no-http-tunnel).')
+      return
+    }
     const route = routeOf(sandboxId)
     const refuse = (why: Record<string, unknown>) =>
       closeWithAnswer(client, '502 Bad Gateway', body502(why), 'application/json; charset=utf-8')

@@ -5,6 +5,11 @@
 export interface RuntimeEndpoint {
   runtimeUrl: string
   accessToken: string | null
+  /**
+   * How long-lived calls (streams, StreamInput) travel when not by the page's fetch: the local
+   * stack's HTTP tunnel (api/tunnelFetch.ts), which streams a request body in every browser.
+   */
+  streamFetch?: typeof fetch
 }
 
 const fileUrl = (endpoint: RuntimeEndpoint, path: string) =>

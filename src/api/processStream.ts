@@ -54,7 +54,8 @@ export async function readProcessStream(
   })
   ended.catch(() => {})
   try {
-    const response = await fetch(`${endpoint.runtimeUrl}/process.Process/${request.method}`, {
+    const fetchCall = endpoint.streamFetch ?? fetch
+    const response = await fetchCall(`${endpoint.runtimeUrl}/process.Process/${request.method}`, {
       method: 'POST',
       headers: {
         ...headers,

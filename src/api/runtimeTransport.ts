@@ -29,8 +29,17 @@ function accessToken(token: string | null): Interceptor {
  * A Connect transport to a sandbox runtime. JSON by default; terminal output streams use the
  * binary format, which carries bytes as they are instead of base64 in JSON (3x less work per byte).
  */
-export function runtimeTransport(baseUrl: string, token: string | null, { binary = false } = {}): Transport {
-  return createConnectTransport({ baseUrl, useBinaryFormat: binary, interceptors: [accessToken(token)] })
+export function runtimeTransport(
+  baseUrl: string,
+  token: string | null,
+  { binary = false, fetch }: { binary?: boolean; fetch?: typeof globalThis.fetch } = {},
+): Transport {
+  return createConnectTransport({
+    baseUrl,
+    useBinaryFormat: binary,
+    interceptors: [accessToken(token)],
+    ...(fetch ? { fetch } : {}),
+  })
 }
 
 /** Headers for a long-lived stream: envd's keepalive, every 50 s as the e2b SDK asks. */

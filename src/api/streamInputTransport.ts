@@ -8,6 +8,7 @@ import {
   endStreamFlag,
   httpErrorMessage,
 } from './connectEnvelope'
+import type { RuntimeEndpoint } from './files'
 
 // connect-web cannot send a client stream (connect-es#669), so StreamInput is written here by
 // hand: one fetch whose body is a ReadableStream of Connect envelopes. Browsers allow that only
@@ -48,9 +49,7 @@ export async function readStreamInputResponse(response: Response): Promise<void>
 }
 
 /** Where a StreamInput call goes. */
-export interface StreamInputTarget {
-  runtimeUrl: string
-  accessToken: string | null
+export interface StreamInputTarget extends RuntimeEndpoint {
   pid: number
 }
 
@@ -80,7 +79,8 @@ export function openStreamInput(
   target: StreamInputTarget,
   options: StreamInputOptions = {},
 ): StreamInputCall {
-  const { keepaliveMs = 30_000, fetch: fetchImpl = globalThis.fetch.bind(globalThis) } = options
+  const { keepaliveMs = 30_000, fetch: fetchImpl = target.streamFetch ?? globalThis.fetch.bind(globalThis) } =
+    options
   const abort = new AbortController()
   let controller: ReadableStreamDefaultController<Uint8Array> | undefined
   let open = true

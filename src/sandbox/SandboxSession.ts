@@ -2,6 +2,7 @@ import { type Client, createClient, type Transport } from '@connectrpc/connect'
 import type { RuntimeEndpoint } from '../api/files'
 import { ApiError, ideApi } from '../api/ideApi'
 import { runtimeTransport, shardedUrl } from '../api/runtimeTransport'
+import { createTunnelFetch } from '../api/tunnelFetch'
 import { Subscribers } from '../common/Subscribers'
 import type { SandboxUsage, SessionInfo } from '../contract/ideApiTypes'
 import { Filesystem } from '../gen/filesystem_pb'
@@ -45,7 +46,7 @@ export class SandboxSession {
   private timer: ReturnType<typeof setTimeout> | undefined
   private attempt = 0
   private disposed = false
-  private info: { runtimeUrl: string; accessToken: string | null } | undefined
+  private info: RuntimeEndpoint | undefined
   private unary: RuntimeClients | undefined
   private shards = 0
   private refreshing: Promise<void> | undefined
@@ -90,13 +91,19 @@ export class SandboxSession {
    */
   streamEndpoint(): RuntimeEndpoint | undefined {
     if (!this.info) return undefined
-    return { runtimeUrl: shardedUrl(this.info.runtimeUrl, this.shards++), accessToken: this.info.accessToken }
+    return { ...this.info, runtimeUrl: shardedUrl(this.info.runtimeUrl, this.shards++) }
   }
 
   /** A binary transport for one long-lived stream, on a shard of its own (see `streamEndpoint`). */
   streamTransport(): Transport | undefined {
     const endpoint = this.streamEndpoint()
-    return endpoint && runtimeTransport(endpoint.runtimeUrl, endpoint.accessToken, { binary: true })
+    return (
+      endpoint &&
+      runtimeTransport(endpoint.runtimeUrl, endpoint.accessToken, {
+        binary: true,
+        ...(endpoint.streamFetch ? { fetch: endpoint.streamFetch } : {}),
+      })
+    )
   }
 
   /** A stream or call failed: check the sandbox now instead of at the next poll. */
@@ -215,7 +222,10 @@ export class SandboxSession {
 
   private connectRuntime(runtimeUrl: string, accessToken: string | null): void {
     if (this.info?.runtimeUrl === runtimeUrl && this.info.accessToken === accessToken) return
-    this.info = { runtimeUrl, accessToken }
+    // The local stack's router tunnels calls over WebSockets: streams there need no host shards,
+    // and keystrokes stream in every browser. E2B's edge has no tunnel; it speaks HTTP/2.
+    const streamFetch = this.address.source === 'local' ? createTunnelFetch() : undefined
+    this.info = { runtimeUrl, accessToken, ...(streamFetch ? { streamFetch } : {}) }
     const transport = runtimeTransport(runtimeUrl, accessToken)
     this.unary = {
       filesystem: createClient(Filesystem, transport),

@@ -1,4 +1,4 @@
-import { type StreamInputTarget, supportsRequestStreams } from '../api/streamInputTransport'
+import type { StreamInputTarget } from '../api/streamInputTransport'
 import { InputQueue } from './inputQueue'
 import { StreamInputChannel } from './streamInputChannel'
 
@@ -26,16 +26,15 @@ export interface InputChannelOptions {
 }
 
 /**
- * The input channel for one terminal: StreamInput where the browser can stream a request body
- * (Chromium, and only to an https runtime, which means HTTP/2), falling back to SendInput for
- * good at its first failure; SendInput everywhere else.
+ * The input channel for one terminal: StreamInput where a request body can stream (the local
+ * stack's tunnel in every browser; Chromium to an https runtime, which means HTTP/2), falling
+ * back to SendInput for good at its first failure; SendInput everywhere else.
  */
 export function createInputChannel(options: InputChannelOptions): InputChannel {
-  const sendInputQueue = () => new InputQueue(options.sendInput, options.onError)
-  if (!(options.supportsStreams ?? supportsRequestStreams)()) return sendInputQueue()
   return new StreamInputChannel({
     target: options.streamTarget,
-    fallback: sendInputQueue,
+    fallback: () => new InputQueue(options.sendInput, options.onError),
+    ...(options.supportsStreams ? { supportsStreams: options.supportsStreams } : {}),
     // Not an error to show: input goes on by SendInput. Said once, for whoever debugs it.
     onFallback: (reason) => console.info(`terminal input: StreamInput failed (${reason}); using SendInput`),
   })

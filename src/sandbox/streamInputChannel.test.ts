@@ -219,6 +219,19 @@ describe('StreamInputChannel', () => {
     expect(fallback.retried).toBe(1)
   })
 
+  it('resends nothing when the page going away took its call (what it carried was sent)', async () => {
+    const { channel, calls, fallback, reasons } = setup()
+    channel.push(bytes('echo shell\r'))
+    calls[0]?.fail(new DOMException('the page is going away', 'AbortError'))
+    await vi.advanceTimersByTimeAsync(0)
+    expect(fallback.pushed).toEqual([])
+    expect(reasons).toEqual([])
+    // Should the page stay (a cancelled navigation), typing goes on by a new call.
+    channel.push(bytes('x'))
+    expect(calls).toHaveLength(2)
+    expect(calls[1]?.written).toEqual(['x'])
+  })
+
   it('falls back on a 505, with the status in the reason', async () => {
     const { StreamInputHttpError } = await import('../api/streamInputTransport')
     const { channel, calls, fallback, reasons } = setup()
@@ -274,9 +287,38 @@ describe('createInputChannel', () => {
   const target = () => https
   const options = { sendInput: async () => {}, onError: () => {}, streamTarget: target }
 
-  it('chooses SendInput where the browser cannot stream a request body', () => {
-    const channel = createInputChannel({ ...options, supportsStreams: () => false })
-    expect(channel).not.toBeInstanceOf(StreamInputChannel)
+  it('sends by SendInput where the browser cannot stream a request body and no tunnel is there', async () => {
+    vi.useRealTimers()
+    const sent: string[] = []
+    const channel = createInputChannel({
+      ...options,
+      sendInput: async (d) => {
+        sent.push(text(d))
+      },
+      supportsStreams: () => false,
+    })
+    channel.push(bytes('by SendInput'))
+    await new Promise((r) => setTimeout(r, 0))
+    expect(sent).toEqual(['by SendInput'])
+  })
+
+  it('streams through the tunnel in a browser that cannot stream a request body', async () => {
+    vi.useRealTimers()
+    const calls: string[] = []
+    const streamFetch = (async (url: string) => {
+      calls.push(url)
+      return new Response(null, { status: 503 })
+    }) as unknown as typeof fetch
+    const channel = createInputChannel({
+      ...options,
+      sendInput: async () => {},
+      streamTarget: () => ({ ...https, runtimeUrl: 'http://49983-abc.localhost:8787', streamFetch }),
+      supportsStreams: () => false,
+    })
+    channel.push(bytes('streamed'))
+    await new Promise((r) => setTimeout(r, 0))
+    expect(calls).toEqual(['http://49983-abc.localhost:8787/process.Process/StreamInput'])
+    channel.dispose()
   })
 
   it('chooses StreamInput where it can, with SendInput behind it', async () => {

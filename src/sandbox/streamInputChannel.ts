@@ -3,6 +3,7 @@ import {
   type StreamInputCall,
   StreamInputHttpError,
   type StreamInputTarget,
+  supportsRequestStreams,
 } from '../api/streamInputTransport'
 import type { InputChannel } from './inputChannel'
 import { takeBytes } from './takeBytes'
@@ -14,6 +15,8 @@ export interface StreamInputChannelOptions {
   fallback(): InputChannel
   /** Told once, with the reason, when a failure made the terminal switch to SendInput. */
   onFallback?(reason: string): void
+  /** Whether the browser's fetch streams a request body (tests replace it). */
+  supportsStreams?: () => boolean
   /** Opens a call (tests give a fake). */
   open?(target: StreamInputTarget): StreamInputCall
   /** A burst of typing ends, and is acknowledged, after this much silence. */
@@ -29,9 +32,6 @@ interface Burst {
   bytes: number
   ending: boolean
 }
-
-/** Whether input to `target` can stream: browsers stream a request body only over HTTP/2, so TLS. */
-const streams = (target: StreamInputTarget) => new URL(target.runtimeUrl).protocol === 'https:'
 
 function reasonOf(err: unknown): string {
   if (err instanceof StreamInputHttpError) return err.message
@@ -120,7 +120,7 @@ export class StreamInputChannel implements InputChannel {
     if (!this.burst) {
       const target = this.options.target()
       if (!target) return
-      if (!streams(target)) {
+      if (!this.streams(target)) {
         this.fallBack(undefined)
         return
       }
@@ -136,6 +136,17 @@ export class StreamInputChannel implements InputChannel {
     clearTimeout(this.idleTimer)
     if (burst.bytes >= this.maxBurstBytes) this.end(burst)
     else this.idleTimer = setTimeout(() => this.end(burst), this.burstIdleMs)
+  }
+
+  /**
+   * Whether input to `target` can stream: through the local stack's tunnel in every browser and
+   * over plain HTTP; otherwise only where the browser's fetch streams a request body, which
+   * Chromium does over HTTP/2 alone, so TLS.
+   */
+  private streams(target: StreamInputTarget): boolean {
+    if (target.streamFetch) return true
+    const browserStreams = this.options.supportsStreams ?? supportsRequestStreams
+    return new URL(target.runtimeUrl).protocol === 'https:' && browserStreams()
   }
 
   private begin(target: StreamInputTarget): Burst {
@@ -158,7 +169,7 @@ export class StreamInputChannel implements InputChannel {
   private openAhead(): void {
     if (this.disposed || this.fallen || this.burst || this.queued.length > 0) return
     const target = this.options.target()
-    if (target && streams(target)) this.burst = this.begin(target)
+    if (target && this.streams(target)) this.burst = this.begin(target)
   }
 
   private acknowledged(burst: Burst): void {
@@ -174,6 +185,9 @@ export class StreamInputChannel implements InputChannel {
     this.burst = undefined
     // A call opened ahead that never carried anything: nothing to resend, nothing to judge by.
     if (burst.bytes === 0 && this.queued.length === 0) return
+    // The page is going away and took the call with it: what it carried was sent, and resending
+    // it from a page being unloaded would deliver a piece of it twice (the first key, say).
+    if (err instanceof DOMException && err.name === 'AbortError') return
     // From the first byte not known to be delivered: all of this call's, then what waited.
     this.queued = [...burst.written, ...this.queued]
     this.fallBack(reasonOf(err))

@@ -1,0 +1,186 @@
+// The router's HTTP tunnel at the byte level: a WebSocket client speaking the exchange of
+// src/contract/httpTunnel.ts, against a real sandbox's runtime behind the router.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
+import { httpTunnelEnd, httpTunnelProtocol } from '../../src/contract/httpTunnel'
+import { envelope, splitEnvelopes } from '../runtime/testing/wire'
+import { startTestPlatform, type TestPlatform } from './testing/platformFixture'
+
+interface TunnelAnswer {
+  head: { status: number; headers: Record<string, string> } | undefined
+  body: Buffer
+  closeCode: number
+  closeReason: string
+}
+
+/** Opens a tunnel to `path`, sends `first` (the head, or anything to test) and `body`, reads everything. */
+function tunnel(
+  { url, host }: { url: string; host: string },
+  first: string | Buffer,
+  body: (Buffer | string)[] = [],
+  { onOpen }: { onOpen?: (ws: WebSocket) => void } = {},
+): Promise<TunnelAnswer> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, [httpTunnelProtocol], { headers: { Host: host } })
+    const answer: TunnelAnswer = { head: undefined, body: Buffer.alloc(0), closeCode: 0, closeReason: '' }
+    ws.on('open', () => {
+      ws.send(first)
+      for (const piece of body) ws.send(piece)
+      onOpen?.(ws)
+    })
+    ws.on('message', (data: Buffer, isBinary) => {
+      if (!isBinary && !answer.head) answer.head = JSON.parse(String(data))
+      else answer.body = Buffer.concat([answer.body, data])
+    })
+    ws.on('close', (code, reason) => {
+      answer.closeCode = code
+      answer.closeReason = String(reason)
+      resolve(answer)
+    })
+    ws.on('error', reject)
+  })
+}
+
+describe('HTTP tunnel to a sandbox runtime', () => {
+  let tp: TestPlatform
+  let id: string
+  let token: string
+  // Node resolves no `*.localhost` name: the socket goes to loopback, the name in Host, as a browser sends it.
+  const url = (path: string, sandboxId = id) => ({
+    url: `ws://127.0.0.1:${tp.platform.port}${path}`,
+    host: `49983-${sandboxId}.localhost:${tp.platform.port}`,
+  })
+  const head = (headers: Record<string, string> = {}) =>
+    JSON.stringify({
+      method: 'POST',
+      headers: { 'Content-Type': 'application/connect+json', 'X-Access-Token': token, ...headers },
+    })
+
+  beforeAll(async () => {
+    tp = await startTestPlatform()
+    const created = await (await tp.api('POST', '/v2/sandboxes', {})).json()
+    id = created.sandboxID
+    token = created.envdAccessToken
+  })
+  afterAll(() => tp.close())
+
+  it('carries a server stream: the runtime’s head, its envelopes as they are, then a clean close', async () => {
+    const start = envelope(JSON.stringify({ process: { cmd: 'echo', args: ['through the tunnel'] } }))
+    const answer = await tunnel(url('/process.Process/Start'), head(), [Buffer.from(start), httpTunnelEnd])
+    expect(answer.head?.status).toBe(200)
+    expect(answer.head?.headers['content-type']).toBe('application/connect+json')
+    const envelopes = splitEnvelopes(new Uint8Array(answer.body))
+    const stdout = envelopes
+      .map((e) => e.json?.event?.data?.stdout)
+      .filter(Boolean)
+      .map((b64: string) => Buffer.from(b64, 'base64').toString())
+      .join('')
+    expect(stdout).toBe('through the tunnel\n')
+    expect(envelopes.at(-1)?.flags).toBe(2)
+    expect(answer.closeCode).toBe(1000)
+  })
+
+  it('carries a client stream sent in pieces: StreamInput reaches the process', async () => {
+    const started = tunnel(url('/process.Process/Start'), head(), [
+      Buffer.from(
+        envelope(JSON.stringify({ process: { cmd: 'head', args: ['-n', '1'] }, tag: 'tunnelled' })),
+      ),
+      httpTunnelEnd,
+    ])
+    let pid: number | undefined
+    for (let i = 0; i < 100 && pid === undefined; i++) {
+      const listed = await tunnel(
+        url('/process.Process/List'),
+        head({ 'Content-Type': 'application/json' }),
+        [Buffer.from('{}'), httpTunnelEnd],
+      )
+      const { processes } = JSON.parse(String(listed.body))
+      pid = processes?.find((p: { tag?: string }) => p.tag === 'tunnelled')?.pid
+      if (pid === undefined) await new Promise((r) => setTimeout(r, 50))
+    }
+    const pieces = [
+      JSON.stringify({ start: { process: { pid } } }),
+      JSON.stringify({ data: { input: { stdin: Buffer.from('typed in ').toString('base64') } } }),
+      JSON.stringify({ data: { input: { stdin: Buffer.from('pieces\n').toString('base64') } } }),
+    ].map((json) => Buffer.from(envelope(json)))
+    const input = await tunnel(url('/process.Process/StreamInput'), head(), [...pieces, httpTunnelEnd])
+    expect(input.head?.status).toBe(200)
+    expect(splitEnvelopes(new Uint8Array(input.body)).map((e) => [e.flags, e.text])).toEqual([
+      [0, '{}'],
+      [2, '{}'],
+    ])
+    const output = splitEnvelopes(new Uint8Array((await started).body))
+      .map((e) => e.json?.event?.data?.stdout)
+      .filter(Boolean)
+      .map((b64: string) => Buffer.from(b64, 'base64').toString())
+      .join('')
+    expect(output).toBe('typed in pieces\n')
+  })
+
+  it('passes the runtime’s own refusals through: a wrong token gets envd’s 401', async () => {
+    const answer = await tunnel(url('/process.Process/List'), head({ 'X-Access-Token': 'forged' }), [
+      Buffer.from('{}'),
+      httpTunnelEnd,
+    ])
+    expect(answer.head?.status).toBe(401)
+    expect(JSON.parse(String(answer.body)).code).toBe(401)
+    expect(answer.closeCode).toBe(1000)
+  })
+
+  it('answers an unknown sandbox with E2B’s 502 body', async () => {
+    const answer = await tunnel(url('/process.Process/List', 'inotreal0000000000000'), head(), [
+      httpTunnelEnd,
+    ])
+    expect(answer.head?.status).toBe(502)
+    expect(JSON.parse(String(answer.body))).toMatchObject({ message: 'The sandbox was not found', code: 502 })
+  })
+
+  it('closes with 1008 and a reason on a malformed head, and keeps serving', async () => {
+    const cases: [string | Buffer, RegExp][] = [
+      ['not json', /not JSON/],
+      [Buffer.from(head()), /first message must be the request head/],
+      [JSON.stringify({ method: 'DELETE', headers: {} }), /POST or GET/],
+      [JSON.stringify({ method: 'POST', headers: { a: 1 } }), /must be a string/],
+      [JSON.stringify({ method: 'POST', headers: {}, url: 'http://elsewhere' }), /unknown field.*url/],
+      [JSON.stringify({ method: 'POST', headers: { 'Bad Name': 'x' } }), /header/i],
+      [JSON.stringify({ method: 'POST', headers: { 'X-A': 'line\r\nInjected: yes' } }), /header/i],
+    ]
+    for (const [first, reason] of cases) {
+      const answer = await tunnel(url('/process.Process/List'), first, [httpTunnelEnd])
+      expect(answer.closeCode, String(first)).toBe(1008)
+      expect(answer.closeReason, String(first)).toMatch(reason)
+    }
+    const after = await tunnel(url('/process.Process/List'), head({ 'Content-Type': 'application/json' }), [
+      Buffer.from('{}'),
+      httpTunnelEnd,
+    ])
+    expect(after.head?.status).toBe(200)
+  })
+
+  it('refuses a message beyond 1 MiB by closing the socket, and keeps serving', async () => {
+    const answer = await tunnel(url('/process.Process/List'), head(), [Buffer.alloc(1024 * 1024 + 1)])
+    expect(answer.closeCode).toBe(1009)
+    const after = await tunnel(url('/process.Process/List'), head({ 'Content-Type': 'application/json' }), [
+      Buffer.from('{}'),
+      httpTunnelEnd,
+    ])
+    expect(after.head?.status).toBe(200)
+  })
+
+  it('breaks a tunnelled stream off when its sandbox is paused, so the client reconnects', async () => {
+    const created = await (await tp.api('POST', '/v2/sandboxes', {})).json()
+    const other = created.sandboxID
+    const stream = tunnel(
+      url('/process.Process/Start', other),
+      JSON.stringify({
+        method: 'POST',
+        headers: { 'Content-Type': 'application/connect+json', 'X-Access-Token': created.envdAccessToken },
+      }),
+      [Buffer.from(envelope(JSON.stringify({ process: { cmd: 'sleep', args: ['30'] } }))), httpTunnelEnd],
+    )
+    await new Promise((r) => setTimeout(r, 300))
+    expect((await tp.api('POST', `/sandboxes/${other}/pause`)).status).toBe(204)
+    const answer = await stream
+    expect(answer.closeCode).not.toBe(1000)
+  })
+})
