@@ -113,7 +113,8 @@ function tunnelCall(input: string, init: RequestInit): Promise<Response> {
       }
       // 1001: the browser closed it because the page is going away (a reload, a navigation),
       // as it aborts the page's fetches; the call did not fail, so nothing may be retried.
-      if (code === tunnelClose.goingAway) return fail(new DOMException('the page is going away', 'AbortError'))
+      if (code === tunnelClose.goingAway)
+        return fail(new DOMException('the page is going away', 'AbortError'))
       fail(networkError(reason || `closed with ${code}`))
     }
   })
