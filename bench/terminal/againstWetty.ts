@@ -10,11 +10,15 @@ import { join } from 'node:path'
 import { freePort } from '../../e2e/localStack'
 import { ideLink } from '../../server/platform/access/ideLink'
 import type { TestPlatform } from '../../server/platform/testing/platformFixture'
+import { startDelayingProxy } from '../../server/testing/delayingProxy'
 import { type BareChromium, type BarePage, launchBareChromium } from '../bareChromium'
 import { type Figure, median, percentile } from '../table'
 
 const wettyBin = join(import.meta.dirname, '..', '..', '.bench-peers', 'node_modules', '.bin', 'wetty')
 const keysPerRound = 200
+/** The slow link: this much is added each way, by a proxy in front of each (a distant sandbox). */
+const slowLinkOneWayMs = 40
+const slowLinkKeys = 60
 const rounds = 2
 const floodBytes = 32 * 1024 * 1024
 /** The flood's command; its end marker (`peer-end-42-{n}`) is made by the shell, so the command line never shows it. */
@@ -83,9 +87,14 @@ async function waitShown(page: BarePage, text: string, ms = 20_000): Promise<voi
  * Opens `url` and waits until its terminal shows a prompt, probe installed and keyboard in it.
  * `userAgent` replaces the browser's for this page.
  */
-async function openTerminalPage(browser: BareChromium, url: string, userAgent?: string): Promise<BarePage> {
+async function openTerminalPage(
+  browser: BareChromium,
+  url: string,
+  { userAgent, beforeLoad }: { userAgent?: string; beforeLoad?: string } = {},
+): Promise<BarePage> {
   const page = await browser.newPage('about:blank')
   if (userAgent) await page.cdp.Emulation.setUserAgentOverride({ userAgent })
+  if (beforeLoad) await page.cdp.Page.addScriptToEvaluateOnNewDocument({ source: beforeLoad })
   const loaded = page.cdp.Page.loadEventFired()
   await page.cdp.Page.navigate({ url })
   await loaded
@@ -171,6 +180,53 @@ async function startWetty(): Promise<{ url: string; stop(): Promise<void> }> {
   }
 }
 
+/**
+ * Keydown to glyph with 40 ms added each way in front of both (a proxy each): wetty shows a key
+ * once the round trip is over; the IDE, with predictive echo on, draws it at once.
+ */
+async function overSlowLink(
+  browser: BareChromium,
+  stack: TestPlatform,
+  sandboxId: string,
+  wettyUrl: string,
+  phone: string,
+): Promise<Figure[]> {
+  const ideProxy = await startDelayingProxy(stack.platform.port, slowLinkOneWayMs)
+  const wettyProxy = await startDelayingProxy(Number(new URL(wettyUrl).port), slowLinkOneWayMs)
+  try {
+    const origin = `http://127.0.0.1:${ideProxy.port}`
+    const always = `localStorage.setItem('sandbox-ide:terminal-settings', '{"state":{"predictiveEcho":"always"},"version":0}')`
+    const ide = await openTerminalPage(
+      browser,
+      ideLink(origin, stack.platform.ideToken.current(), `/sandbox/${sandboxId}`),
+      { beforeLoad: always },
+    )
+    const peer = await openTerminalPage(browser, `http://127.0.0.1:${wettyProxy.port}/`, { userAgent: phone })
+    const predicted = await keysToGlyphs(ide, slowLinkKeys)
+    const unpredicted = await keysToGlyphs(peer, slowLinkKeys)
+    await Promise.all([ide.close(), peer.close()])
+    const link = `${slowLinkOneWayMs} ms added each way`
+    return [
+      {
+        name: 'slow link: keydown to glyph, p50 (IDE, predictive echo)',
+        median: percentile(predicted, 50),
+        unit: 'ms',
+        runs: predicted.length,
+        note: `${link}; goal under 16 ms (a frame); p95 ${percentile(predicted, 95).toFixed(1)} ms`,
+      },
+      {
+        name: '  same, p50 (wetty 3.2.0, no prediction)',
+        median: percentile(unpredicted, 50),
+        unit: 'ms',
+        runs: unpredicted.length,
+        note: `p95 ${percentile(unpredicted, 95).toFixed(1)} ms`,
+      },
+    ]
+  } finally {
+    await Promise.all([ideProxy.close(), wettyProxy.close()])
+  }
+}
+
 /** The figures, with the IDE on `stack` (its built app) and wetty beside it. */
 export async function againstWetty(stack: TestPlatform, sandboxId: string): Promise<Figure[]> {
   const wetty = await startWetty()
@@ -180,7 +236,8 @@ export async function againstWetty(stack: TestPlatform, sandboxId: string): Prom
     const ide = await openTerminalPage(browser, ideUrl)
     // wetty draws with WebGL unless the browser says it is a phone, and nothing else changes.
     const { userAgent } = await ide.cdp.Browser.getVersion()
-    const peer = await openTerminalPage(browser, wetty.url, `${userAgent} Android`)
+    const phone = `${userAgent} Android`
+    const peer = await openTerminalPage(browser, wetty.url, { userAgent: phone })
     const echo = { ide: [] as number[], wetty: [] as number[] }
     const rates = { ide: [] as number[], wetty: [] as number[] }
     // Rounds alternate, so a noisy moment of a shared machine falls on both.
@@ -218,6 +275,7 @@ export async function againstWetty(stack: TestPlatform, sandboxId: string): Prom
         note: `${ratio(median(rates.ide), median(rates.wetty))} (higher is better)`,
       },
       { name: '  same (wetty 3.2.0)', median: median(rates.wetty), unit: 'MB/s', runs: rates.wetty.length },
+      ...(await overSlowLink(browser, stack, sandboxId, wetty.url, phone)),
     ]
   } finally {
     await browser.close()

@@ -183,4 +183,23 @@ describe('HTTP tunnel to a sandbox runtime', () => {
     const answer = await stream
     expect(answer.closeCode).not.toBe(1000)
   })
+
+  it('ends open tunnels when the platform closes, which would otherwise keep it from closing', async () => {
+    const own = await startTestPlatform()
+    const created = await (await own.api('POST', '/v2/sandboxes', {})).json()
+    const stream = tunnel(
+      {
+        url: `ws://127.0.0.1:${own.platform.port}/process.Process/Start`,
+        host: `49983-${created.sandboxID}.localhost:${own.platform.port}`,
+      },
+      JSON.stringify({
+        method: 'POST',
+        headers: { 'Content-Type': 'application/connect+json', 'X-Access-Token': created.envdAccessToken },
+      }),
+      [Buffer.from(envelope(JSON.stringify({ process: { cmd: 'sleep', args: ['30'] } }))), httpTunnelEnd],
+    )
+    await new Promise((r) => setTimeout(r, 300))
+    await own.close()
+    expect((await stream).closeCode).not.toBe(1000)
+  })
 })

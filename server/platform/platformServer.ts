@@ -161,6 +161,7 @@ export async function startPlatform(
     manager,
     templates,
     close: async () => {
+      router.breakAll()
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await manager.dispose()

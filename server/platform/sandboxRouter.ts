@@ -240,7 +240,15 @@ export function sandboxRouter(manager: SandboxManager, { httpTunnel: tunnelled =
     )
   }
 
-  return { handle, upgrade }
+  /**
+   * Breaks off every call in flight: the platform is closing. An upgraded socket (a tunnel, an
+   * app's WebSocket) is no longer the HTTP server's to close, and would keep it open.
+   */
+  const breakAll = () => {
+    for (const calls of [...inFlight.values()]) for (const breakOff of [...calls]) breakOff()
+  }
+
+  return { handle, upgrade, breakAll }
 }
 
 /** A TCP port a sandbox may listen on. */

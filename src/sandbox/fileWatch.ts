@@ -16,10 +16,16 @@ export type WatchNotice = { kind: 'changes'; changes: FileChange[] } | { kind: '
 
 /** Later events of a burst are gathered for at most this long. */
 const batchMs = 100
+/**
+ * The first event after a quiet spell waits this long for the rest of its operation: a rename's
+ * two events (old name, new name) must land in one batch to be seen as a rename, and they may
+ * arrive as separate messages (the tunnel hands over each of the runtime's writes as it comes).
+ */
+const settleMs = 15
 
 /**
  * One recursive WatchDir on a sandbox folder (the home), shared by the explorer and the editor.
- * The first event goes out at once, the rest of a burst in batches of at most 100 ms. The stream
+ * The first event goes out after 15 ms, the rest of a burst in batches of at most 100 ms. The stream
  * has no cursor, so after it drops (or the sandbox pauses) subscribers are told to re-list what
  * they show; it reconnects with backoff by itself, on a host shard of its own.
  */
@@ -107,8 +113,8 @@ export class FileWatch {
     this.pending.push({ type: event.type, path, ...(event.entry ? { entry: event.entry } : {}) })
     if (this.timer) return
     const sinceLast = performance.now() - this.lastFlush
-    // At once after a quiet spell; within a burst, 100 ms after the last batch (not after this event).
-    this.timer = setTimeout(() => this.flush(), Math.max(0, batchMs - sinceLast))
+    // Soon after a quiet spell; within a burst, 100 ms after the last batch (not after this event).
+    this.timer = setTimeout(() => this.flush(), Math.max(settleMs, batchMs - sinceLast))
   }
 
   private flush(): void {
