@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { ProcessPanelPage } from './pages/ProcessPanelPage'
 import { screenshot, WorkbenchPage } from './pages/WorkbenchPage'
-import { startRuntimeProcess } from './runtimeProcess'
+import { signalRuntimeProcess, startRuntimeProcess } from './runtimeProcess'
 import { stackForThisFile } from './stack'
 
 test.describe.configure({ mode: 'serial' })
@@ -36,7 +36,24 @@ test('lists the IDE’s own shell with its tag, and processes other clients star
   await expect(row).toContainText('<b>e2e-sleeper</b>')
   await expect(row).not.toContainText('IDE terminal')
   await expect(processes.list.locator('b')).toHaveCount(0)
+
+  // A shell of the IDE that no page shows any more (its browser closed) is marked as such.
+  const left = await startRuntimeProcess(
+    stack,
+    await defaultSandboxId(),
+    {
+      process: { cmd: '/bin/bash', args: ['-l'] },
+      pty: { size: { cols: 80, rows: 24 } },
+      tag: 'ide-terminal:left',
+    },
+    { detach: true },
+  )
+  await processes.refresh.focus()
+  await page.keyboard.press('Enter')
+  await expect(await processes.expectListed(left.pid)).toContainText('IDE terminal, detached')
+  await expect(shell).not.toContainText('detached')
   await screenshot(page, testInfo, 'processes')
+  await signalRuntimeProcess(stack, await defaultSandboxId(), left.pid, 'SIGNAL_SIGKILL')
 })
 
 test('“Open in terminal” attaches a new tab to a PTY process; a process without one says why not', async ({

@@ -56,6 +56,7 @@ export async function startRuntimeProcess(
   stack: LocalStack,
   sandboxId: string,
   request: StartRequest,
+  { detach = false }: { detach?: boolean } = {},
 ): Promise<RuntimeProcess> {
   const detail = (await (await stack.api('GET', `/sandboxes/${sandboxId}`)).json()) as {
     envdAccessToken: string
@@ -75,6 +76,11 @@ export async function startRuntimeProcess(
   const first = (await stream.next()).value?.json as ProcessEventJson | undefined
   const pid = first?.event?.start?.pid
   if (pid === undefined) throw new Error(`Start did not start: ${JSON.stringify(first)}`)
+  if (detach) {
+    // The stream goes away; the process runs on, read by no one (as a closed browser leaves it).
+    await stream.return(undefined)
+    return { pid, ended: new Promise<string>(() => {}) }
+  }
   const ended = (async () => {
     for await (const { end, json } of stream) {
       const message = json as ProcessEventJson

@@ -122,12 +122,19 @@ function probeWrites(term: Terminal, probe: Probe): BenchTerminal['rawWrite'] {
 }
 
 /** Input calls the page made, by method: which way keystrokes travelled (StreamInput or SendInput). */
-const inputCalls = { StreamInput: 0, SendInput: 0 }
+const inputCalls = { StreamInput: 0, SendInput: 0, tunnelled: 0 }
 const pageFetch = window.fetch.bind(window)
 window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
   const method = String(input instanceof Request ? input.url : input).match(/\/process\.Process\/(\w+)$/)?.[1]
   if (method === 'StreamInput' || method === 'SendInput') inputCalls[method]++
   return pageFetch(input, init)
+}
+/** StreamInput calls through the local stack's tunnel: a WebSocket each, not a fetch. */
+window.WebSocket = class extends WebSocket {
+  constructor(url: string | URL, protocols?: string | string[]) {
+    super(url, protocols)
+    if (new URL(url).pathname === '/process.Process/StreamInput') inputCalls.tunnelled++
+  }
 }
 
 const host = document.getElementById('host') as HTMLElement

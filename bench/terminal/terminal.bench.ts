@@ -225,7 +225,8 @@ async function throughput(page: BarePage, isolation: string, baseline: BaselineS
 
 /**
  * 2. Keydown to the echoed character parsed, at the shell's prompt. `over` names the way: plain
- * http (SendInput, a request per keystroke) or https (HTTP/2, where Chromium streams StreamInput).
+ * http or https (HTTP/2); on the local stack keystrokes go by StreamInput through the router's
+ * WebSocket tunnel either way, and the note counts the calls of each kind.
  */
 async function echo(page: BarePage, over: 'http' | 'https', baseline: BaselineServer): Promise<Figure[]> {
   const deadline = new Deadline('echo latency', 180_000)
@@ -240,7 +241,7 @@ async function echo(page: BarePage, over: 'http' | 'https', baseline: BaselineSe
   ] as const)
   const baselineSamples = await keyEchoes(page, floor.id, 200, deadline)
   await page.evaluate((id) => window.terminalBench.close(id), floor.id)
-  const input = `${calls.StreamInput} StreamInput and ${calls.SendInput} SendInput calls`
+  const input = `${calls.tunnelled} StreamInput through the tunnel, ${calls.StreamInput} by fetch, ${calls.SendInput} SendInput`
   const baselineWay = over === 'https' ? 'one streamed upload' : 'a request per key'
   return [
     {

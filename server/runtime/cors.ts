@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
-/** Response headers a browser may read: envd's list, plus our replay and output-window headers of Connect. */
+/** Response headers a browser may read: envd's list, plus our replay, output-window and attached-pids headers. */
 const exposedHeaders = [
   'Grpc-Status',
   'Grpc-Message',
@@ -12,6 +12,7 @@ const exposedHeaders = [
   'X-Output-Window',
   'X-Output-Stream',
   'X-Output-Flush',
+  'X-Attached-Pids',
 ].join(', ')
 
 const allowedMethods = 'HEAD, GET, POST, PUT, PATCH, DELETE'

@@ -26,3 +26,10 @@ export const outputWindowHeader = 'X-Output-Window'
 export const outputStreamHeader = 'X-Output-Stream'
 export const outputFlushHeader = 'X-Output-Flush'
 export const outputAckPath = '/output-ack'
+
+/**
+ * Attached streams (List): the answer's `X-Attached-Pids` names, comma-separated, the processes
+ * some client's Start or Connect stream reads now. A process it does not name has none (a
+ * terminal no page shows any more); an answer without it (envd) says nothing either way.
+ */
+export const attachedPidsHeader = 'X-Attached-Pids'

@@ -1,5 +1,6 @@
 import { create } from '@bufbuild/protobuf'
 import { type CommandResult, type RunOptions, runCommand } from '../api/runCommand'
+import { attachedPidsHeader } from '../contract/runtimeExtensions'
 import { type ProcessInfo, type ProcessSelector, ProcessSelectorSchema, Signal } from '../gen/process_pb'
 import type { RuntimeClients } from './SandboxSession'
 import { isNotFound, mapped, notConnected } from './sandboxError'
@@ -17,9 +18,18 @@ export function pidSelector(pid: number): ProcessSelector {
 export type ProcessSignal = 'SIGTERM' | 'SIGKILL'
 
 /** A sandbox's processes, as features use them; every failure is a SandboxError with the server's message. */
+/** The processes that run, and which of them some stream reads (when the runtime says). */
+export interface ProcessListing {
+  processes: ProcessInfo[]
+  /** The pids a terminal somewhere shows; undefined where the runtime does not say (envd). */
+  attached: ReadonlySet<number> | undefined
+}
+
 export interface SandboxProcesses {
   /** The processes the runtime started and that still run. */
   list(): Promise<ProcessInfo[]>
+  /** The same, with which of them a terminal (any page's) shows now. */
+  listing(): Promise<ProcessListing>
   /** Sends a signal to the pid alone; false when there is no such process (any more). */
   signal(pid: number, signal: ProcessSignal): Promise<boolean>
   /** Resolves when the process has a PTY, a terminal can attach to it; throws the runtime's answer otherwise. */
@@ -44,6 +54,20 @@ export function sandboxProcesses(connection: ProcessesConnection): SandboxProces
   }
   return {
     list: () => mapped(async () => (await process().list({})).processes),
+    listing: () =>
+      mapped(async () => {
+        let attached: Set<number> | undefined
+        const { processes } = await process().list(
+          {},
+          {
+            onHeader: (headers) => {
+              const pids = headers.get(attachedPidsHeader)
+              if (pids !== null) attached = new Set(pids.split(',').filter(Boolean).map(Number))
+            },
+          },
+        )
+        return { processes, attached }
+      }),
     signal: (pid, signal) =>
       mapped(async () => {
         try {

@@ -67,6 +67,11 @@ export class ManagedProcess {
   private flushedTo = 0
   /** Set once the process ended and all its output was delivered. */
   status: ExitStatus | undefined
+
+  /** Whether some stream (Start or Connect) reads its output now. */
+  get attached(): boolean {
+    return this.subscribers.size > 0
+  }
   /** Killed because its lifetime (Connect-Timeout-Ms on Start) ran out. */
   outlivedLifetime = false
 

@@ -40,6 +40,31 @@ describe('process.Process on the wire', () => {
     expect(splitEnvelopes(res.bytes)).toHaveLength(res.envelopes.length)
   })
 
+  it('names in X-Attached-Pids the processes a stream reads now, and not one whose stream went away', async () => {
+    const sleeper = (tag: string) => ({ process: { cmd: 'sleep', args: ['30'] }, tag })
+    const watched = postStream(rt.url, '/process.Process/Start', sleeper('watched'), rt.auth)
+    // Its stream ends once the start event came: the process runs on, read by no one.
+    await postStream(rt.url, '/process.Process/Start', sleeper('left'), rt.auth, (e) => e.length > 0)
+    const watchedPid = await waitForTag(rt, 'watched')
+    const leftPid = await waitForTag(rt, 'left')
+    await expect
+      .poll(async () => {
+        const list = await postUnary(rt.url, '/process.Process/List', {}, rt.auth)
+        return list.headers.get('X-Attached-Pids')?.split(',').map(Number)
+      })
+      .toEqual(expect.arrayContaining([watchedPid]))
+    const list = await postUnary(rt.url, '/process.Process/List', {}, rt.auth)
+    expect(list.headers.get('X-Attached-Pids')?.split(',').map(Number)).not.toContain(leftPid)
+    for (const pid of [watchedPid, leftPid])
+      await postUnary(
+        rt.url,
+        '/process.Process/SendSignal',
+        { process: { pid }, signal: 'SIGNAL_SIGKILL' },
+        rt.auth,
+      )
+    await watched
+  })
+
   it('reports a failing exit with exitCode, status and error', async () => {
     const res = await postStream(
       rt.url,

@@ -1,6 +1,7 @@
 import { create } from '@bufbuild/protobuf'
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from '@connectrpc/connect'
 import {
+  attachedPidsHeader,
   outputFlushHeader,
   outputStreamHeader,
   outputWindowHeader,
@@ -92,11 +93,16 @@ export function processService(rt: RuntimeContext): {
   const oomKills = oomKillCounter(rt.options.oomEvents)
 
   const impl: ServiceImpl<typeof Process> = {
-    list() {
+    list(_req, ctx) {
+      const processes = table.list()
+      const attached = processes.filter((p) => p.attached).map((p) => p.pid)
+      ctx.responseHeader.set(attachedPidsHeader, attached.join(','))
       return {
-        processes: table
-          .list()
-          .map((p) => ({ config: p.config, pid: p.pid, ...(p.tag !== undefined ? { tag: p.tag } : {}) })),
+        processes: processes.map((p) => ({
+          config: p.config,
+          pid: p.pid,
+          ...(p.tag !== undefined ? { tag: p.tag } : {}),
+        })),
       }
     },
 

@@ -6,6 +6,8 @@ export type StopPhase = 'terminating' | 'killing'
 
 interface ProcessItemProps {
   info: ProcessInfo
+  /** No terminal anywhere shows it (known only where the runtime says). */
+  detached: boolean
   stopping: StopPhase | undefined
   /** Actions are off while the sandbox is not running. */
   disabled: boolean
@@ -14,7 +16,7 @@ interface ProcessItemProps {
 }
 
 /** One process of the list: pid, command line and tag as plain text, and its actions. */
-export function ProcessItem({ info, stopping, disabled, onOpen, onKill }: ProcessItemProps) {
+export function ProcessItem({ info, detached, stopping, disabled, onOpen, onKill }: ProcessItemProps) {
   const { pid, tag } = info
   const command = commandLine(info.config)
   return (
@@ -29,7 +31,9 @@ export function ProcessItem({ info, stopping, disabled, onOpen, onKill }: Proces
         </code>
       </div>
       <div className="process-line">
-        {isIdeTerminal(tag) && <span className="process-badge">IDE terminal</span>}
+        {isIdeTerminal(tag) && (
+          <span className="process-badge">{detached ? 'IDE terminal, detached' : 'IDE terminal'}</span>
+        )}
         <span className="process-tag" title={tag}>
           <span className="visually-hidden">Tag </span>
           {tag ?? 'no tag'}

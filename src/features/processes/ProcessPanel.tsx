@@ -71,10 +71,11 @@ export function ProcessPanel({ session, onAttach }: ProcessPanelProps) {
       {/* The last list stays in view while paused, with its actions off. */}
       {list.data && (
         <ul className="process-list" aria-label="Processes">
-          {list.data.map((info) => (
+          {list.data.processes.map((info) => (
             <ProcessItem
               key={info.pid}
               info={info}
+              detached={list.data.attached !== undefined && !list.data.attached.has(info.pid)}
               stopping={stopping.get(info.pid)}
               disabled={!running}
               onOpen={open}
@@ -83,7 +84,7 @@ export function ProcessPanel({ session, onAttach }: ProcessPanelProps) {
           ))}
         </ul>
       )}
-      {list.data?.length === 0 && <p className="panel-message">No processes are running.</p>}
+      {list.data?.processes.length === 0 && <p className="panel-message">No processes are running.</p>}
     </section>
   )
 }

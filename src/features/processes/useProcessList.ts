@@ -5,7 +5,10 @@ import { useExternalStore } from '../../ui/useExternalStore'
 /** How often the list is fetched again while the sandbox runs: List has no change stream. */
 const refetchMs = 3000
 
-/** The processes the sandbox's runtime started and that still run, by pid; polled while running. */
+/**
+ * The processes the sandbox's runtime started and that still run, by pid, with which of them a
+ * terminal shows; polled while running.
+ */
 export function useProcessList(session: SandboxSession) {
   const snap = useExternalStore(session)
   const running = snap.state.kind === 'running'
@@ -13,6 +16,9 @@ export function useProcessList(session: SandboxSession) {
     queryKey: ['processes', snap.sandboxId ?? snap.runtimeUrl],
     enabled: running,
     refetchInterval: running ? refetchMs : false,
-    queryFn: async () => [...(await session.processes.list())].sort((a, b) => a.pid - b.pid),
+    queryFn: async () => {
+      const { processes, attached } = await session.processes.listing()
+      return { processes: [...processes].sort((a, b) => a.pid - b.pid), attached }
+    },
   })
 }
