@@ -76,7 +76,8 @@ test('on a slow link typed keys show at once, dimmed, and the line ends as the s
     await page.keyboard.type('e', { delay: 400 }) // a line is predicted once the shell echoes a key of it
     await expect.poll(() => wb.terminalText()).toMatch(/\$ e$/)
     proxy.hold()
-    await page.keyboard.type('cho held-$((6*7))')
+    await page.keyboard.type('cho held-$((6*7))Z')
+    await page.keyboard.press('Backspace') // a typo taken back is drawn at once too
     // Nothing typed has reached the shell, yet the line shows it.
     await expect.poll(() => wb.terminalText()).toMatch(/\$ echo held-\$\(\(6\*7\)\)$/)
     // Unconfirmed, so dimmed (xterm's DOM renderer draws here: software WebGL is left for it).

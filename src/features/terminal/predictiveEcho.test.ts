@@ -10,7 +10,7 @@ import { xtermPredictionScreen } from './xtermPredictionScreen'
 
 const prompt = 'user@sandbox:~$ '
 
-/** A shell's line editing, as bash's readline echoes it, with a few programs. */
+/** A shell's line editing, as bash 5's readline echoes it (checked byte for byte), with a few programs. */
 class FakeShell {
   private line = ''
   private at = 0
@@ -48,7 +48,7 @@ class FakeShell {
       const rest = this.line.slice(this.at)
       this.line = this.line.slice(0, this.at - 1) + rest
       this.at--
-      return `\b${rest}\x1b[K${'\b'.repeat(rest.length)}`
+      return rest ? `\b\x1b[1P${rest}${'\b'.repeat(rest.length)}` : '\b\x1b[K'
     }
     if (k === '\x1b[D') {
       if (this.at === 0) return '\x07'
@@ -58,7 +58,7 @@ class FakeShell {
     if (k === '\x1b[C') {
       if (this.at === this.line.length) return '\x07'
       this.at++
-      return this.line[this.at - 1] as string
+      return '\x1b[C'
     }
     if (k === '\t') {
       // Completion: the word is finished for the user.
@@ -133,8 +133,10 @@ function setUp({ enabled = (): boolean => true } = {}) {
   const options = { cols: 80, rows: 24, allowProposedApi: true }
   const predicted = new Terminal(options)
   const truth = new Terminal(options)
+  // As in the page, output being written counts as unparsed while prediction sees it.
+  let unparsedOutput = 0
   const prediction = new PredictiveEcho(
-    xtermPredictionScreen(predicted, () => true),
+    xtermPredictionScreen(predicted, () => unparsedOutput === 0),
     {
       enabled,
       giveUpMs: 1000,
@@ -146,7 +148,8 @@ function setUp({ enabled = (): boolean => true } = {}) {
     const bytes = encoder.encode(data)
     clock.at(40, () => {
       truth.write(bytes)
-      predicted.write(prediction.output(bytes))
+      unparsedOutput++
+      predicted.write(prediction.output(bytes), () => unparsedOutput--)
     })
   })
   const settle = async () => {
@@ -187,6 +190,37 @@ describe('PredictiveEcho', () => {
     await t.quiet()
     expect(screenOf(t.predicted)).toEqual(screenOf(t.truth))
     await t.type('\r')
+    await t.quiet()
+    expect(screenOf(t.predicted)).toEqual(screenOf(t.truth))
+  })
+
+  it('draws backspace and left and right at once too: an edit in the middle of the line shows before the shell answers', async () => {
+    const t = setUp()
+    await t.quiet()
+    for (const k of 'echo hello') await t.type(k, 100)
+    await t.quiet()
+    // Quick keys: a typo taken back, then a letter put two places to the left.
+    for (const k of ['x', '\x7f', '\x7f', '\x1b[D', '\x1b[D', 'L', '\x1b[C']) await t.type(k, 5)
+    // The shell has answered none of them yet; the line shows their effect, the new letter dimmed.
+    expect(screenOf(t.truth)[0]).toBe(`${prompt}echo hello|`)
+    const cells = `${prompt}echo heLll`
+    expect(screenOf(t.predicted)[0]).toBe(`${cells}|${'.'.repeat(cells.length - 3)}d`)
+    // The cursor is where the last key left it: right of the L's neighbour.
+    expect(screenOf(t.predicted).at(-1)).toBe(`normal cursor ${cells.length - 1},0`)
+    await t.quiet()
+    expect(screenOf(t.predicted)).toEqual(screenOf(t.truth))
+    expect(screenOf(t.truth)[0]).toBe(`${cells}|`)
+  })
+
+  it('never predicts a backspace or a move into the prompt', async () => {
+    const t = setUp()
+    await t.quiet()
+    await t.type('a', 100)
+    await t.quiet()
+    for (const k of ['\x7f', '\x7f', '\x1b[D']) await t.type(k, 5)
+    // The first backspace is drawn (it takes the 'a' the shell echoed); the second would reach
+    // into the prompt, so it and what follows wait for the shell.
+    expect(screenOf(t.predicted)[0]).toBe(`${prompt}|`)
     await t.quiet()
     expect(screenOf(t.predicted)).toEqual(screenOf(t.truth))
   })
@@ -236,6 +270,7 @@ describe('PredictiveEcho', () => {
     const programs = ['read -s\r', 'vim\r', 'rewrite\r']
     let keys = 0
     let drawnSomewhere = 0
+    let editsDrawn = 0
     while (keys < 1000) {
       const r = next()
       let script: string[]
@@ -245,8 +280,9 @@ describe('PredictiveEcho', () => {
       for (const key of script) {
         const silent = t.shell.silent || t.shell.inVim
         await t.type(key, 5 + Math.floor(next() * 60))
-        if (silent) expect(t.prediction.shown, `drawn while the shell echoes nothing (${keys})`).toBe('')
+        if (silent) expect(t.prediction.drawing, `drawn while the shell echoes nothing (${keys})`).toBe(false)
         if (t.prediction.shown) drawnSomewhere++
+        if (t.prediction.drawing && ['\x7f', '\x1b[D', '\x1b[C'].includes(key)) editsDrawn++
         keys++
       }
       // Leave read -s and vim behind so the script goes on at a prompt.
@@ -260,6 +296,7 @@ describe('PredictiveEcho', () => {
     await t.quiet()
     expect(screenOf(t.predicted)).toEqual(screenOf(t.truth))
     expect(drawnSomewhere).toBeGreaterThan(50)
+    expect(editsDrawn).toBeGreaterThan(10)
   })
 
   it('takes back what the sandbox never answers', async () => {

@@ -42,7 +42,7 @@ export function xtermPredictionScreen(term: PredictionTerminal, outputIdle: () =
       return {
         x,
         cols: term.cols,
-        restEmpty: line.translateToString(true, x) === '',
+        rest: line.translateToString(true, x),
         styled: !!before && (before.isBold() !== 0 || before.isDim() !== 0),
       }
     },
