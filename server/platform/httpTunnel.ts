@@ -114,14 +114,35 @@ function bridge(ws: WebSocket, call: TunnelCall): () => void {
   }
   const down = (answer: IncomingMessage) => {
     sendHead({ status: answer.statusCode ?? 502, headers: flatHeaders(forwardable(answer.headers)) })
-    answer.on('data', (chunk: Buffer) => {
-      ws.send(chunk, () => {
-        if (answer.isPaused() && ws.bufferedAmount < highWaterBytes) answer.resume()
+    // A piece goes out at once when the socket has sent everything before it (a keystroke's echo
+    // waits for nothing); while it is still sending, pieces are gathered into the next message,
+    // so a flood reaches the page in few large messages (each costs the page an event).
+    let gathered: Buffer[] = []
+    let gatheredBytes = 0
+    let sending = false
+    const send = (data: Buffer) => {
+      sending = true
+      ws.send(data, () => {
+        sending = false
+        if (gathered.length > 0) sendGathered()
+        else if (answer.isPaused()) answer.resume()
       })
-      if (ws.bufferedAmount >= highWaterBytes) answer.pause()
+    }
+    const sendGathered = () => {
+      const data = gathered.length === 1 ? (gathered[0] as Buffer) : Buffer.concat(gathered)
+      gathered = []
+      gatheredBytes = 0
+      send(data)
+    }
+    answer.on('data', (chunk: Buffer) => {
+      if (!sending) return send(chunk)
+      gathered.push(chunk)
+      gatheredBytes += chunk.length
+      if (gatheredBytes >= highWaterBytes) answer.pause()
     })
     answer.on('end', () => {
       finished = true
+      if (gathered.length > 0) sendGathered()
       close(tunnelClose.done, '')
     })
     // A runtime that dies mid-answer ends no stream: without this the client would wait forever.
