@@ -58,7 +58,7 @@ describe('HTTP tunnel to a sandbox runtime', () => {
 
   beforeAll(async () => {
     tp = await startTestPlatform()
-    const created = await (await tp.api('POST', '/v2/sandboxes', {})).json()
+    const created = await tp.createSandbox()
     id = created.sandboxID
     token = created.envdAccessToken
   })
@@ -168,7 +168,7 @@ describe('HTTP tunnel to a sandbox runtime', () => {
   })
 
   it('breaks a tunnelled stream off when its sandbox is paused, so the client reconnects', async () => {
-    const created = await (await tp.api('POST', '/v2/sandboxes', {})).json()
+    const created = await tp.createSandbox()
     const other = created.sandboxID
     const stream = tunnel(
       url('/process.Process/Start', other),
@@ -186,7 +186,7 @@ describe('HTTP tunnel to a sandbox runtime', () => {
 
   it('ends open tunnels when the platform closes, which would otherwise keep it from closing', async () => {
     const own = await startTestPlatform()
-    const created = await (await own.api('POST', '/v2/sandboxes', {})).json()
+    const created = await own.createSandbox()
     const stream = tunnel(
       {
         url: `ws://127.0.0.1:${own.platform.port}/process.Process/Start`,

@@ -20,7 +20,7 @@ describe('sandbox router', () => {
 
   beforeAll(async () => {
     tp = await startTestPlatform()
-    const created = await (await tp.api('POST', '/v2/sandboxes', {})).json()
+    const created = await tp.createSandbox()
     id = created.sandboxID
     token = created.envdAccessToken
   })

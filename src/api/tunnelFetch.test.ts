@@ -25,7 +25,7 @@ describe('tunnelFetch against the router', () => {
   let untunnelled: TestPlatform
   const browserWebSocket = globalThis.WebSocket
   const sandboxOn = async (platform: TestPlatform) => {
-    const created = await (await platform.api('POST', '/v2/sandboxes', {})).json()
+    const created = await platform.createSandbox()
     return {
       runtimeUrl: `http://49983-${created.sandboxID}.localhost:${platform.platform.port}`,
       accessToken: created.envdAccessToken as string,

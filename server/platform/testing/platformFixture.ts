@@ -14,6 +14,8 @@ export interface TestPlatform {
   apiKey: string
   /** Calls the platform API with the key (JSON body when given). */
   api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>
+  /** Creates a sandbox through the API (`POST /v2/sandboxes`); its id and runtime token. */
+  createSandbox(body?: Record<string, unknown>): Promise<{ sandboxID: string; envdAccessToken: string }>
   /** Stops the platform; `keepData` leaves the data folder for a restart. */
   close(options?: { keepData?: boolean }): Promise<void>
 }
@@ -43,21 +45,27 @@ export async function startTestPlatform(
     },
     { projectRoot, log },
   )
+  const api: TestPlatform['api'] = (method, path, body, headers = {}) =>
+    fetch(`${platform.url}${path}`, {
+      method,
+      headers: {
+        'X-API-Key': apiKey,
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        ...headers,
+      },
+      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    })
   return {
     platform,
     url: platform.url,
     dataDir,
     apiKey,
-    api: (method, path, body, headers = {}) =>
-      fetch(`${platform.url}${path}`, {
-        method,
-        headers: {
-          'X-API-Key': apiKey,
-          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-          ...headers,
-        },
-        ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-      }),
+    api,
+    async createSandbox(body = {}) {
+      const res = await api('POST', '/v2/sandboxes', body)
+      if (res.status !== 201) throw new Error(`creating a sandbox: ${res.status} ${await res.text()}`)
+      return res.json()
+    },
     close: async ({ keepData = false } = {}) => {
       await platform.close()
       if (!keepData) rmSync(dataDir, { recursive: true, force: true })
