@@ -127,12 +127,27 @@ describe('HTTP tunnel to a sandbox runtime', () => {
     expect(answer.closeCode).toBe(1000)
   })
 
-  it('answers an unknown sandbox with E2B’s 502 body', async () => {
-    const answer = await tunnel(url('/process.Process/List', 'inotreal0000000000000'), head(), [
-      httpTunnelEnd,
-    ])
-    expect(answer.head?.status).toBe(502)
-    expect(JSON.parse(String(answer.body))).toMatchObject({ message: 'The sandbox was not found', code: 502 })
+  it('answers an unknown sandbox, or a hostile name in its place, with E2B’s 502 body', async () => {
+    for (const sandboxId of ['inotreal0000000000000', '..%2f..', 'a_b', 'x'.repeat(300)]) {
+      const answer = await tunnel(url('/process.Process/List', sandboxId), head(), [httpTunnelEnd])
+      expect(answer.head?.status, sandboxId).toBe(502)
+      expect(JSON.parse(String(answer.body))).toMatchObject({
+        message: 'The sandbox was not found',
+        code: 502,
+      })
+    }
+  })
+
+  it('leaves a WebSocket without the tunnel’s subprotocol to the runtime, which takes none', async () => {
+    const outcome = await new Promise<string>((resolve) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${tp.platform.port}/process.Process/List`, {
+        headers: { Host: `49983-${id}.localhost:${tp.platform.port}` },
+      })
+      ws.on('unexpected-response', (_req, res) => resolve(`HTTP ${res.statusCode}`))
+      ws.on('open', () => resolve('open'))
+      ws.on('error', (err) => resolve(err.message))
+    })
+    expect(outcome).not.toBe('open')
   })
 
   it('closes with 1008 and a reason on a malformed head, and keeps serving', async () => {
