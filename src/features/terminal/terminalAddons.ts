@@ -1,12 +1,23 @@
 import { SearchAddon } from '@xterm/addon-search'
 import { Unicode11Addon } from '@xterm/addon-unicode11'
 import { WebLinksAddon } from '@xterm/addon-web-links'
-import { WebglAddon } from '@xterm/addon-webgl'
+import type { WebglAddon } from '@xterm/addon-webgl'
 import type { ITerminalAddon, Terminal } from '@xterm/xterm'
 import { webglIsHardware } from './webglIsHardware'
 
 /** Which renderer draws a terminal; shown as `data-renderer` on its screen element. */
 export type TerminalRenderer = 'webgl' | 'dom'
+
+/**
+ * The WebGL renderer's code (36 kB gzipped), fetched the first time a terminal can use it: a page
+ * without a GPU (or with software WebGL, where the DOM renderer is faster) never loads it, and
+ * one with a GPU shows its terminal on the DOM renderer a moment first.
+ */
+let webglModule: Promise<typeof import('@xterm/addon-webgl')> | undefined
+const loadWebglModule = () => {
+  webglModule ??= import('@xterm/addon-webgl')
+  return webglModule
+}
 
 /** Drops the WebGL contexts of a terminal's canvases now rather than at garbage collection. */
 function releaseContexts(canvases: HTMLCanvasElement[]): void {
@@ -29,6 +40,9 @@ export class TerminalAddons {
   private webgl: WebglAddon | undefined
   /** WebGL failed or lost its context: stay on the DOM renderer until the next attach. */
   private webglBroken = false
+  /** Whether the terminal is on screen now (WebGL is loaded only then). */
+  private visible = false
+  private disposed = false
   private readonly visibility = new IntersectionObserver((entries) => {
     const last = entries.at(-1)
     if (last) this.onVisible(last.isIntersecting)
@@ -67,29 +81,42 @@ export class TerminalAddons {
 
   /** The terminal left the page: give its WebGL context back. */
   detach(): void {
+    this.visible = false
     this.visibility.disconnect()
     this.unloadWebgl()
   }
 
   dispose(): void {
+    this.disposed = true
     this.detach()
     this.search.dispose()
     for (const addon of this.others) addon.dispose()
   }
 
   private onVisible(visible: boolean): void {
+    this.visible = visible
     if (!visible) this.unloadWebgl()
-    else if (!this.webgl && !this.webglBroken) this.loadWebgl()
+    else if (!this.webgl && !this.webglBroken) void this.loadWebgl()
   }
 
-  private loadWebgl(): void {
+  private async loadWebgl(): Promise<void> {
     if (!webglIsHardware()) {
       this.webglBroken = true
       return
     }
+    let module: typeof import('@xterm/addon-webgl')
+    try {
+      module = await loadWebglModule()
+    } catch {
+      // Offline, or the chunk is gone after a deploy: the DOM renderer is what we have.
+      this.webglBroken = true
+      return
+    }
+    // Things may have changed while the code loaded.
+    if (this.disposed || !this.visible || this.webgl || this.webglBroken) return
     let addon: WebglAddon | undefined
     try {
-      addon = new WebglAddon()
+      addon = new module.WebglAddon()
       this.term.loadAddon(addon)
     } catch {
       // No WebGL2 here (blocklisted GPU, old Safari): the DOM renderer is what we have.
