@@ -1,8 +1,9 @@
 // `npm run bench`: measures and prints a table of medians. Benchmarks are not tests: nothing here fails on a time.
-// `npm run bench -- runtime` (or codec, platform, class, neighbour, terminal, explorer, ports, editor, fuzz) runs one group.
+// `npm run bench -- runtime` (or codec, platform, class, neighbour, terminal, explorer, ports, editor, embed, fuzz) runs one group.
 import { classFigures } from './class.bench'
 import { codecFigures } from './codec.bench'
 import { editorFigures } from './editor.bench'
+import { embedFigures } from './embed.bench'
 import { explorerFigures } from './explorer.bench'
 import { fuzzFigures } from './fuzz.bench'
 import { neighbourFigures } from './neighbour.bench'
@@ -22,6 +23,7 @@ const groups: Record<string, () => Promise<Figure[]>> = {
   explorer: explorerFigures,
   ports: portsFigures,
   editor: editorFigures,
+  embed: embedFigures,
   fuzz: fuzzFigures,
 }
 const chosen = process.argv.slice(2)

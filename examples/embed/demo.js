@@ -11,7 +11,7 @@ const log = (line) => {
 const keyItem = 'embed-demo:page-key'
 const token = new URLSearchParams(location.hash.slice(1)).get('token')
 if (token) {
-  history.replaceState(null, '', location.pathname)
+  history.replaceState(null, '', location.pathname + location.search)
   const signIn = await fetch('/auth', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -31,7 +31,9 @@ if (!session.runtimeUrl) {
 }
 
 const iframe = document.getElementById('ide')
-iframe.src = `${session.ideUrl}/embed?${new URLSearchParams({ panels: 'files,editor,terminal' })}`
+// `?panels=terminal` on this page's address shows a terminal-only embed.
+const panels = new URLSearchParams(location.search).get('panels') ?? 'files,editor,terminal'
+iframe.src = `${session.ideUrl}/embed?${new URLSearchParams({ panels })}`
 const ide = await connectIde(iframe, { runtimeUrl: session.runtimeUrl, accessToken: session.accessToken })
 log('ready')
 

@@ -1,9 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer, request, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { precompress } from '../../scripts/precompress'
 import { ideSite } from './ideSite'
 
 describe('ideSite', () => {
@@ -36,5 +38,50 @@ describe('ideSite', () => {
       expect(res.status).toBe(405)
       expect(res.headers.get('allow')).toBe('GET, HEAD')
     }
+  })
+
+  /** A raw GET (fetch would decompress): status, headers and the bytes as sent. */
+  function rawGet(path: string, acceptEncoding: string) {
+    return new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>(
+      (resolve, reject) => {
+        request(`${base}${path}`, { headers: { 'Accept-Encoding': acceptEncoding } }, (res) => {
+          const chunks: Buffer[] = []
+          res.on('data', (c: Buffer) => chunks.push(c))
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+          )
+        })
+          .on('error', reject)
+          .end()
+      },
+    )
+  }
+
+  it('sends the build’s brotli or gzip copy to a browser that takes it, and caches hashed assets for good', async () => {
+    const script = `export const words = ${JSON.stringify('sandbox '.repeat(2000))}\n`
+    mkdirSync(join(dir, 'assets'), { recursive: true })
+    writeFileSync(join(dir, 'assets', 'index-abc123.js'), script)
+    writeFileSync(join(dir, 'index.html'), `<!doctype html><title>IDE</title>${' '.repeat(2000)}`)
+    await precompress(dir)
+
+    const br = await rawGet('/assets/index-abc123.js', 'gzip, deflate, br')
+    expect(br.status).toBe(200)
+    expect(br.headers['content-encoding']).toBe('br')
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+    expect(brotliDecompressSync(br.body).toString()).toBe(script)
+    expect(br.body.length).toBeLessThan(script.length / 10)
+
+    const gz = await rawGet('/assets/index-abc123.js', 'gzip')
+    expect(gz.headers['content-encoding']).toBe('gzip')
+    expect(gunzipSync(gz.body).toString()).toBe(script)
+
+    const plain = await rawGet('/assets/index-abc123.js', 'identity')
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    expect(plain.body.toString()).toBe(script)
+
+    // The page itself is checked each time: it names the new build's assets.
+    const page = await rawGet('/some/route', 'br')
+    expect(page.headers['cache-control']).toBe('no-cache')
+    expect(brotliDecompressSync(page.body).toString()).toContain('<title>IDE</title>')
   })
 })

@@ -13,6 +13,27 @@ function buildTime(distDir: string): number | undefined {
 }
 
 /**
+ * The build's files: its brotli or gzip copies where the browser takes them (made at build time,
+ * scripts/precompress.ts), hashed assets cached for good, everything else checked each time.
+ */
+function serveBuild(distDir: string) {
+  return sirv(distDir, {
+    single: true,
+    etag: true,
+    dev: false,
+    brotli: true,
+    gzip: true,
+    setHeaders(res, pathname) {
+      // Vite names assets by their content: a new build has new names.
+      res.setHeader(
+        'Cache-Control',
+        pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+      )
+    },
+  })
+}
+
+/**
  * Serves the built IDE (`dist/ide`), with `index.html` for every path the app routes itself.
  * sirv lists the folder when it is made, so it is made again whenever a new build lands (its
  * index.html changes); until a build exists, says how to make one instead of answering 404s.
@@ -32,8 +53,7 @@ export function ideSite(distDir: string) {
       res.end('The IDE is not built yet: run `npm run build` (npm start does it for you).\n')
       return
     }
-    if (served?.builtAt !== builtAt)
-      served = { builtAt, serve: sirv(distDir, { single: true, etag: true, dev: false }) }
+    if (served?.builtAt !== builtAt) served = { builtAt, serve: serveBuild(distDir) }
     served.serve(req, res, () => {
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('not found\n')
     })

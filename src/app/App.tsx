@@ -1,18 +1,21 @@
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query'
-import { lazy, Suspense } from 'react'
-import { SandboxPicker } from '../features/picker/SandboxPicker'
+import { Suspense } from 'react'
 import { localStack } from '../sandbox/localStack'
 import type { SandboxAddress } from '../sandbox/sandboxAddress'
+import { lazyNamed } from '../ui/lazyNamed'
 import { Notifications } from '../ui/Notifications'
 import { Splash } from '../ui/Splash'
 import { useApplyTheme } from '../ui/themeStore'
 import { useSandboxSession } from '../workbench/useSandboxSession'
+import { usePanelCode } from '../workbench/WorkbenchLayout'
 import { navigate, parseRoute, pathFor, rememberRuntime, usePath } from './route'
 import { SignInGate } from './SignInGate'
 import { Workbench } from './Workbench'
 
 // Only an iframe loads it, with its protocol and request checks (zod).
-const EmbedPage = lazy(() => import('../embed/EmbedPage').then(({ EmbedPage }) => ({ default: EmbedPage })))
+const EmbedPage = lazyNamed(() => import('../embed/EmbedPage'), 'EmbedPage')
+// A workbench opened by its address never shows the picker.
+const SandboxPicker = lazyNamed(() => import('../features/picker/SandboxPicker'), 'SandboxPicker')
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1 } } })
 
@@ -23,8 +26,17 @@ function open(address: SandboxAddress) {
 
 function WorkbenchPage({ address, theme }: { address: SandboxAddress; theme: 'light' | 'dark' }) {
   const session = useSandboxSession(address)
+  usePanelCode({ explorer: true, editor: true })
   if (!session) return <Splash text="Connecting…" />
   return <Workbench session={session} theme={theme} />
+}
+
+function Picker() {
+  return (
+    <Suspense fallback={<Splash text="Loading…" />}>
+      <SandboxPicker onOpen={open} />
+    </Suspense>
+  )
 }
 
 /** `/` opens the local stack's default sandbox with no questions; without one, the picker. */
@@ -32,7 +44,7 @@ function DefaultPage({ theme }: { theme: 'light' | 'dark' }) {
   const stack = useQuery({ queryKey: ['stack'], queryFn: localStack.info })
   if (stack.isPending) return <Splash text="Connecting to the local stack…" />
   const defaultId = stack.data?.defaultSandboxId
-  if (!defaultId) return <SandboxPicker onOpen={open} />
+  if (!defaultId) return <Picker />
   return <WorkbenchPage address={{ source: 'local', sandboxId: defaultId }} theme={theme} />
 }
 
@@ -62,7 +74,7 @@ export function App() {
         )}
         {route.page === 'picker' && (
           <SignInGate>
-            <SandboxPicker onOpen={open} />
+            <Picker />
           </SignInGate>
         )}
         {route.page === 'workbench' &&

@@ -1,22 +1,26 @@
-import { useMemo, useState } from 'react'
+import { Suspense, useMemo, useState } from 'react'
 import { noLabSnapshot } from '../features/lab/LabController'
 import { StatusBar } from '../features/statusbar/StatusBar'
 import { TerminalEchoStatus } from '../features/terminal/TerminalEchoStatus'
 import { SandboxToolbar } from '../features/toolbar/SandboxToolbar'
 import type { SandboxSession } from '../sandbox/SandboxSession'
 import { addressKey } from '../sandbox/sandboxAddress'
+import { lazyNamed } from '../ui/lazyNamed'
 import { type ThemeChoice, useThemeStore } from '../ui/themeStore'
 import { useExternalStore } from '../ui/useExternalStore'
+import { useOpenedOnce } from '../ui/useOpenedOnce'
 import { useWorkspace } from '../workbench/useWorkspace'
 import { WorkbenchLayout } from '../workbench/WorkbenchLayout'
 import type { Workspace } from '../workbench/Workspace'
-import { CommandPalette } from './CommandPalette'
 import { workbenchCommands } from './commands'
-import { LabSide } from './LabSide'
 import { labCommands } from './labCommands'
 import { useLayoutStore, usePanelVisibility } from './layoutStore'
 import { navigate } from './route'
 import { useGlobalShortcuts } from './useGlobalShortcuts'
+
+// Fetched when first wanted: the palette (cmdk and its dialog) and a lab's panel.
+const CommandPalette = lazyNamed(() => import('./CommandPalette'), 'CommandPalette')
+const LabSide = lazyNamed(() => import('./LabSide'), 'LabSide')
 
 const noLab = { subscribe: () => () => {}, getSnapshot: () => noLabSnapshot }
 
@@ -33,6 +37,7 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: 'lig
   const visibility = usePanelVisibility(layoutKey)
   const snap = useExternalStore(session)
   const [paletteOpen, setPaletteOpen] = useState(false)
+  const paletteWanted = useOpenedOnce(paletteOpen)
   const themeChoice = useThemeStore((s) => s.choice)
   const setTheme = useThemeStore((s) => s.setChoice)
   const toggle = useLayoutStore((s) => s.toggle)
@@ -88,12 +93,22 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: 'lig
         showTerminal={() => {
           if (!visibility.terminal) toggle(layoutKey, 'terminal')
         }}
-        side={lab && labSnap.lab.kind !== 'none' ? <LabSide lab={lab} editor={editor} /> : undefined}
+        side={
+          lab && labSnap.lab.kind !== 'none' ? (
+            <Suspense fallback={null}>
+              <LabSide lab={lab} editor={editor} />
+            </Suspense>
+          ) : undefined
+        }
       />
       <StatusBar session={session}>
         <TerminalEchoStatus terminals={terminals} />
       </StatusBar>
-      <CommandPalette open={paletteOpen} onOpenChange={setPaletteOpen} commands={commands} />
+      {paletteWanted && (
+        <Suspense fallback={null}>
+          <CommandPalette open={paletteOpen} onOpenChange={setPaletteOpen} commands={commands} />
+        </Suspense>
+      )}
     </div>
   )
 }

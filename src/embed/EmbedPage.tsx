@@ -3,6 +3,7 @@ import type { EmbedConfig } from '../contract/ideApiTypes'
 import { localStack } from '../sandbox/localStack'
 import { useThemeStore } from '../ui/themeStore'
 import { useSandboxSession } from '../workbench/useSandboxSession'
+import { usePanelCode } from '../workbench/WorkbenchLayout'
 import { EmbedWorkbench } from './EmbedWorkbench'
 import { type EmbedConnection, EmbedHost } from './embedHost'
 import { type EmbedOptions, parseEmbedOptions } from './embedOptions'
@@ -92,6 +93,7 @@ function ConnectedEmbed({
     runtimeUrl: connection.runtimeUrl,
     accessToken: connection.accessToken ?? '',
   })
+  usePanelCode({ explorer: options.panels.includes('files'), editor: options.panels.includes('editor') })
   if (!session) return <EmbedMessage text="Connecting…" role="status" />
   return (
     <EmbedWorkbench

@@ -1,12 +1,26 @@
-import type { ReactNode } from 'react'
+import { type ReactNode, Suspense, useEffect } from 'react'
 import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels'
-import { EditorArea } from '../features/editor/EditorArea'
-import { PreviewPane } from '../features/preview/PreviewPane'
 import { TerminalPanel } from '../features/terminal/TerminalPanel'
 import { browserStorage } from '../ui/browserStorage'
+import { lazyNamed } from '../ui/lazyNamed'
 import { useExternalStore } from '../ui/useExternalStore'
-import { Sidebar } from './Sidebar'
 import type { Workspace } from './Workspace'
+
+// Each panel's code is its own chunk, fetched as soon as the layout knows it shows the panel (in
+// parallel with the session's start): a terminal-only embed never fetches the explorer or editor.
+const loadSidebar = () => import('./Sidebar')
+const loadEditorArea = () => import('../features/editor/EditorArea')
+const Sidebar = lazyNamed(loadSidebar, 'Sidebar')
+const EditorArea = lazyNamed(loadEditorArea, 'EditorArea')
+const PreviewPane = lazyNamed(() => import('../features/preview/PreviewPane'), 'PreviewPane')
+
+/** Starts fetching the code of the panels `visibility` shows, before the layout first renders. */
+export function usePanelCode(visibility: Pick<PanelVisibility, 'explorer' | 'editor'>): void {
+  useEffect(() => {
+    if (visibility.explorer) void loadSidebar()
+    if (visibility.editor) void loadEditorArea()
+  }, [visibility.explorer, visibility.editor])
+}
 
 /** Which of the workbench's panels are shown. */
 export interface PanelVisibility {
@@ -61,29 +75,31 @@ export function WorkbenchLayout({
       {visibility.explorer && (
         <>
           <Panel id="explorer" defaultSize="22%" minSize="10%">
-            <Sidebar
-              session={session}
-              explorer={{
-                watch,
-                onOpenFile: (path, options) => void editor.open(path, options),
-                onOpenTerminal: (cwd) => {
+            <Suspense fallback={null}>
+              <Sidebar
+                session={session}
+                explorer={{
+                  watch,
+                  onOpenFile: (path, options) => void editor.open(path, options),
+                  onOpenTerminal: (cwd) => {
+                    showTerminal()
+                    terminals.create({ cwd })
+                  },
+                  onRenamed: (from, to) => editor.renamed(from, to),
+                  onRemoved: (path) => editor.removed(path),
+                  readOnlyReason: (path) => editor.readOnlyReason(path),
+                  readOnly,
+                }}
+                layoutKey={layoutKey}
+                onAttach={(pid, title) => {
+                  // An attached terminal must be seen.
                   showTerminal()
-                  terminals.create({ cwd })
-                },
-                onRenamed: (from, to) => editor.renamed(from, to),
-                onRemoved: (path) => editor.removed(path),
-                readOnlyReason: (path) => editor.readOnlyReason(path),
-                readOnly,
-              }}
-              layoutKey={layoutKey}
-              onAttach={(pid, title) => {
-                // An attached terminal must be seen.
-                showTerminal()
-                terminals.attach(pid, title)
-              }}
-              ports={ports}
-              onPreview={(port) => preview.open(port)}
-            />
+                  terminals.attach(pid, title)
+                }}
+                ports={ports}
+                onPreview={(port) => preview.open(port)}
+              />
+            </Suspense>
           </Panel>
           <Separator className="separator" aria-label="Resize explorer" />
         </>
@@ -92,7 +108,9 @@ export function WorkbenchLayout({
         <Group orientation="vertical" {...rows}>
           {visibility.editor && (
             <Panel id="editor" minSize="10%">
-              <EditorArea session={session} watch={watch} manager={editor} theme={theme} />
+              <Suspense fallback={null}>
+                <EditorArea session={session} watch={watch} manager={editor} theme={theme} />
+              </Suspense>
             </Panel>
           )}
           {visibility.editor && visibility.terminal && (
@@ -109,7 +127,9 @@ export function WorkbenchLayout({
         <>
           <Separator className="separator" aria-label="Resize preview" />
           <Panel id="preview" defaultSize="35%" minSize="15%">
-            <PreviewPane session={session} model={preview} watch={ports} />
+            <Suspense fallback={null}>
+              <PreviewPane session={session} model={preview} watch={ports} />
+            </Suspense>
           </Panel>
         </>
       )}

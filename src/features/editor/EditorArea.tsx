@@ -1,9 +1,11 @@
 import './editor.css'
-import { useEffect, useRef } from 'react'
+import { Suspense, useEffect, useRef } from 'react'
 import type { FileWatch } from '../../sandbox/fileWatch'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import { stateLabel } from '../../sandbox/sessionState'
+import { lazyNamed } from '../../ui/lazyNamed'
 import { useExternalStore } from '../../ui/useExternalStore'
+import { useOpenedOnce } from '../../ui/useOpenedOnce'
 import { CodeEditor } from './CodeEditor'
 import { ConfirmCloseDialog } from './ConfirmCloseDialog'
 import { DiffView } from './DiffView'
@@ -11,7 +13,9 @@ import { DocumentBanners } from './DocumentBanners'
 import type { EditorManager } from './EditorManager'
 import { EditorTabs, tabId } from './EditorTabs'
 import { FileStatusView } from './FileStatusView'
-import { OpenFileDialog } from './OpenFileDialog'
+
+// File: Open… (cmdk and its dialog) is fetched when first asked for.
+const OpenFileDialog = lazyNamed(() => import('./OpenFileDialog'), 'OpenFileDialog')
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform)
 
@@ -62,6 +66,7 @@ function OpenFiles({
   theme: 'light' | 'dark'
 }) {
   const snap = useExternalStore(manager)
+  const quickOpenWanted = useOpenedOnce(snap.quickOpen)
   const { state } = useExternalStore(session)
   const active = snap.documents.find((d) => d.id === snap.activeId)
   const closing = snap.documents.find((d) => d.id === snap.closing)
@@ -131,7 +136,11 @@ function OpenFiles({
         </>
       )}
       <ConfirmCloseDialog doc={closing} manager={manager} />
-      <OpenFileDialog open={snap.quickOpen} session={session} manager={manager} home={watch?.root} />
+      {quickOpenWanted && (
+        <Suspense fallback={null}>
+          <OpenFileDialog open={snap.quickOpen} session={session} manager={manager} home={watch?.root} />
+        </Suspense>
+      )}
     </div>
   )
 }

@@ -1,5 +1,4 @@
 import { FitAddon } from '@xterm/addon-fit'
-import { SerializeAddon } from '@xterm/addon-serialize'
 import { Terminal } from '@xterm/xterm'
 import { Subscribers } from '../../common/Subscribers'
 import { EchoTimer } from '../../sandbox/echoTimer'
@@ -64,7 +63,6 @@ export class TerminalInstance {
   readonly element = document.createElement('div')
   readonly term: Terminal
   readonly fit = new FitAddon()
-  readonly serializer = new SerializeAddon()
   readonly addons: TerminalAddons
   private readonly clipboard: TerminalClipboard
   private readonly mirror: TerminalTextMirror | undefined
@@ -103,7 +101,6 @@ export class TerminalInstance {
       screenReaderMode: settings.getState().screenReaderMode,
     })
     this.term.loadAddon(this.fit)
-    this.term.loadAddon(this.serializer)
     this.term.open(this.element)
     this.term.textarea?.setAttribute('aria-label', `${record.title} input: Escape then Tab moves focus out`)
     this.addons = new TerminalAddons(this.term, this.element, openLink)
@@ -209,8 +206,8 @@ export class TerminalInstance {
   }
 
   /** The screen and some scrollback as escape sequences, to restore after a reload. */
-  serialize(): string {
-    return this.serializer.serialize({ scrollback: 1000 })
+  serialize(): string | undefined {
+    return this.addons.serialize(1000)
   }
 
   /** Ends the terminal; its process keeps running (closing a tab kills it first, see the manager). */

@@ -39,7 +39,7 @@ export function TerminalPane({ instance, session }: { instance: TerminalInstance
       <div className="terminal-host" ref={host} />
       {find && (
         <TerminalSearch
-          search={instance.addons.search}
+          loadSearch={instance.addons.search}
           focusRequest={find.request}
           initial={find.initial}
           onClose={() => instance.closeFind()}

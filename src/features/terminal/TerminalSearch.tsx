@@ -28,12 +28,13 @@ function resultText(results: { index: number; count: number } | undefined): stri
  * next / previous match (which is selected, so Ctrl+Shift+C copies it), Escape closes.
  */
 export function TerminalSearch({
-  search,
+  loadSearch,
   focusRequest,
   initial,
   onClose,
 }: {
-  search: SearchAddon
+  /** The terminal's search addon, fetched the first time find is opened. */
+  loadSearch(): Promise<SearchAddon>
   /** Changes whenever the user asks for find again, to bring focus back to the box. */
   focusRequest: number
   initial: string
@@ -42,8 +43,24 @@ export function TerminalSearch({
   const input = useRef<HTMLInputElement>(null)
   const [query, setQuery] = useState(initial)
   const [results, setResults] = useState<{ index: number; count: number }>()
+  const [search, setSearch] = useState<SearchAddon>()
 
   useEffect(() => {
+    let live = true
+    loadSearch().then(
+      (addon) => live && setSearch(addon),
+      () => live && setResults(undefined),
+    )
+    return () => {
+      live = false
+    }
+  }, [loadSearch])
+
+  // What was typed while the addon loaded is searched once it is here.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when the addon arrives
+  useEffect(() => {
+    if (!search) return
+    if (query) search.findNext(query, { ...options, incremental: true })
     const subscription = search.onDidChangeResults(({ resultIndex, resultCount }) =>
       setResults({ index: resultIndex, count: resultCount }),
     )
@@ -60,6 +77,7 @@ export function TerminalSearch({
   }, [focusRequest])
 
   const find = (direction: 'next' | 'previous', text = query) => {
+    if (!search) return
     if (!text) {
       search.clearDecorations()
       setResults(undefined)
@@ -78,7 +96,7 @@ export function TerminalSearch({
         value={query}
         onChange={(e) => {
           setQuery(e.target.value)
-          if (e.target.value) search.findNext(e.target.value, { ...options, incremental: true })
+          if (e.target.value) search?.findNext(e.target.value, { ...options, incremental: true })
           else find('next', '')
         }}
         onKeyDown={(e) => {

@@ -1,4 +1,5 @@
-import { SearchAddon } from '@xterm/addon-search'
+import type { SearchAddon } from '@xterm/addon-search'
+import type { SerializeAddon } from '@xterm/addon-serialize'
 import { Unicode11Addon } from '@xterm/addon-unicode11'
 import { WebLinksAddon } from '@xterm/addon-web-links'
 import type { WebglAddon } from '@xterm/addon-webgl'
@@ -28,14 +29,15 @@ function releaseContexts(canvases: HTMLCanvasElement[]): void {
 
 /**
  * The addons of one terminal: Unicode 11 widths (emoji and CJK take two cells, as the shell's
- * wcwidth says), web links, search, and the WebGL renderer while the terminal is on screen, where
+ * wcwidth says), web links, serialization (fetched after the start), search (fetched when first used), and the WebGL renderer while the terminal is on screen, where
  * a GPU draws it (software WebGL is slower than the DOM renderer).
  * Browsers keep only ~16 WebGL contexts per page and silently drop the oldest, so a terminal holds
  * one only while visible (hidden tabs and detached views hold none); a lost context falls back to
  * the DOM renderer, which always works.
  */
 export class TerminalAddons {
-  readonly search = new SearchAddon()
+  private searchAddon: Promise<SearchAddon> | undefined
+  private serializer: SerializeAddon | undefined
   private readonly others: ITerminalAddon[]
   private webgl: WebglAddon | undefined
   /** WebGL failed or lost its context: stay on the DOM renderer until the next attach. */
@@ -63,8 +65,31 @@ export class TerminalAddons {
     term.loadAddon(unicode)
     term.unicode.activeVersion = '11'
     term.loadAddon(links)
-    term.loadAddon(this.search)
+    // Needed only when the page goes (to keep the screen for a reload): fetched after the start.
+    void import('@xterm/addon-serialize').then(
+      ({ SerializeAddon }) => {
+        if (this.disposed) return
+        this.serializer = new SerializeAddon()
+        term.loadAddon(this.serializer)
+      },
+      () => {},
+    )
     this.mark('dom')
+  }
+
+  /** The search addon, fetched and loaded the first time find is opened in this terminal. */
+  readonly search = (): Promise<SearchAddon> => {
+    this.searchAddon ??= import('@xterm/addon-search').then(({ SearchAddon }) => {
+      const addon = new SearchAddon()
+      if (!this.disposed) this.term.loadAddon(addon)
+      return addon
+    })
+    return this.searchAddon
+  }
+
+  /** The screen and `scrollback` lines as escape sequences; undefined until its code is here. */
+  serialize(scrollback: number): string | undefined {
+    return this.serializer?.serialize({ scrollback })
   }
 
   /** The renderer in use now. */
@@ -89,7 +114,8 @@ export class TerminalAddons {
   dispose(): void {
     this.disposed = true
     this.detach()
-    this.search.dispose()
+    void this.searchAddon?.then((addon) => addon.dispose()).catch(() => {})
+    this.serializer?.dispose()
     for (const addon of this.others) addon.dispose()
   }
 
