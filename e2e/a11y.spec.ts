@@ -1,13 +1,22 @@
 // Accessibility checked, not hoped for: axe-core audits the workbench, the picker, the command
-// palette, the close dialog, the lab panel and the preview, in the light theme and the dark one; no serious or
-// critical finding is allowed (contrast included).
+// palette, the close dialog, the lab panel and its reset dialog, File: Open…, the preview, and the
+// embed with its consent dialog, in the light theme and the dark one; no serious or critical
+// finding is allowed (contrast included). The phone layout is audited in phone.spec.ts.
 import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, test } from '@playwright/test'
+import { chromiumLaunchOptions } from './chromium'
 import { EditorPage } from './pages/EditorPage'
+import { EmbedParentPage } from './pages/EmbedParentPage'
 import { LabPanelPage } from './pages/LabPanelPage'
 import { WorkbenchPage } from './pages/WorkbenchPage'
 import { SandboxFiles } from './sandboxFiles'
 import { stackForThisFile } from './stack'
+
+// See embed.spec.ts: the embed's parent page is answered by Playwright.
+const launch = chromiumLaunchOptions()
+test.use({
+  launchOptions: { ...launch, args: [...(launch.args ?? []), '--disable-features=LocalNetworkAccessChecks'] },
+})
 
 const stack = stackForThisFile()
 
@@ -63,13 +72,39 @@ test('the sandbox picker has no serious finding', async ({ page }) => {
   expect(await findings(page)).toEqual([])
 })
 
-test('the lab panel has no serious finding', async ({ page }) => {
-  const res = await stack.api('POST', '/sandboxes', { templateID: 'python-basics', timeout: 600 })
-  expect(res.status).toBe(201)
-  const { sandboxID } = (await res.json()) as { sandboxID: string }
-  const wb = new WorkbenchPage(page)
-  await wb.goto(stack.link(`/sandbox/${sandboxID}`))
-  await expect(new LabPanelPage(page).panel).toBeVisible()
-  expect(await findings(page)).toEqual([])
-  await stack.api('DELETE', `/sandboxes/${sandboxID}`)
-})
+for (const theme of ['light', 'dark'] as const)
+  test(`the lab panel and its reset dialog have no serious finding (${theme})`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: theme })
+    const res = await stack.api('POST', '/sandboxes', { templateID: 'python-basics', timeout: 600 })
+    expect(res.status).toBe(201)
+    const { sandboxID } = (await res.json()) as { sandboxID: string }
+    const wb = new WorkbenchPage(page)
+    await wb.goto(stack.link(`/sandbox/${sandboxID}`))
+    const lab = new LabPanelPage(page)
+    await expect(lab.instructions).toContainText(/\w/)
+    expect(await findings(page)).toEqual([])
+    await lab.button('Reset…').click()
+    await expect(lab.resetDialog).toBeVisible()
+    expect(await findings(page)).toEqual([])
+    await page.keyboard.press('Escape')
+
+    const editor = new EditorPage(page)
+    await editor.showOpenDialog()
+    expect(await findings(page)).toEqual([])
+    await page.keyboard.press('Escape')
+    await stack.api('DELETE', `/sandboxes/${sandboxID}`)
+  })
+
+for (const theme of ['light', 'dark'] as const)
+  test(`the embed and its consent dialog have no serious finding (${theme})`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: theme })
+    const parent = new EmbedParentPage(page, stack)
+    await parent.gotoTestParent(`panels=files,editor,terminal&theme=${theme}`)
+    await expect(parent.ide.getByRole('tree', { name: 'Files' })).toBeVisible()
+    await expect.poll(() => parent.terminalText()).toMatch(/\$$/)
+    expect(await findings(page)).toEqual([])
+    await parent.start('runCommand', 'echo audited')
+    await expect(parent.consent).toBeVisible()
+    expect(await findings(page)).toEqual([])
+    await parent.consent.getByRole('button', { name: "Don't run" }).click()
+  })

@@ -97,9 +97,14 @@ function newestMtime(paths) {
 /** Builds the IDE when any of its sources is newer than the build. */
 function ensureIdeBuild() {
   const built = join(root, 'dist', 'ide', 'index.html')
-  const sources = ['src', 'public', 'index.html', 'vite.config.ts', 'scripts/precompress.ts', 'package-lock.json'].map((p) =>
-    join(root, p),
-  )
+  const sources = [
+    'src',
+    'public',
+    'index.html',
+    'vite.config.ts',
+    'scripts/precompress.ts',
+    'package-lock.json',
+  ].map((p) => join(root, p))
   if (existsSync(built) && statSync(built).mtimeMs >= newestMtime(sources)) return
   console.log('ensure: building the IDE')
   run(join(root, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'])

@@ -42,8 +42,12 @@ export class EmbedParentPage {
    */
   async gotoTestParent(
     query: string,
-    { origin = this.demoOrigin, connect = true, allow = '' } = {},
+    { origin = this.demoOrigin, connect = true, allow = '', fill = false } = {},
   ): Promise<void> {
+    // `fill`: the IDE takes the whole page, laid out for the device's width, as a phone shows it.
+    const frameStyle = fill
+      ? 'position:fixed;inset:0;width:100%;height:100%;border:0'
+      : 'width:1200px;height:700px'
     const url = `${origin}/test-parent.html`
     // The typed client and the sandbox come from the demo site, as if this origin served them;
     // the session always does, fetched with the IDE's token (this page never signed in).
@@ -58,8 +62,8 @@ export class EmbedParentPage {
     await this.page.route(url, (route) =>
       route.fulfill({
         contentType: 'text/html',
-        body: `<!doctype html><title>Parent</title>
-<iframe id="ide" title="Sandbox IDE" allow="${allow}" style="width:1200px;height:700px" src="${this.stack.url}/embed?${query}"></iframe>
+        body: `<!doctype html><html lang="en"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Parent</title>
+<iframe id="ide" title="Sandbox IDE" allow="${allow}" style="${frameStyle}" src="${this.stack.url}/embed?${query}"></iframe>
 <script type="module">
   window.events = []
   window.addEventListener('message', (e) => { if (e.data?.type === 'sandbox-ide:hello') window.helloFrom = e.origin })

@@ -6,6 +6,13 @@ import type { PortWatch } from '../sandbox/portWatch'
 import type { SandboxSession } from '../sandbox/SandboxSession'
 import { browserStorage } from '../ui/browserStorage'
 
+/**
+ * Each panel scrolls its own list and keeps its header in view; the library's wrapper would
+ * otherwise scroll the whole panel once it is squeezed (on a phone), a scrolling region with
+ * nothing to focus in it for keyboard users.
+ */
+const ownScrolling = { overflow: 'hidden' } as const
+
 interface SidebarProps {
   session: SandboxSession
   /** What the explorer needs besides the session. */
@@ -28,15 +35,15 @@ export function Sidebar({ session, explorer, layoutKey, onAttach, ports, onPrevi
   })
   return (
     <Group orientation="vertical" {...rows}>
-      <Panel id="files" minSize="15%">
+      <Panel id="files" minSize="15%" style={ownScrolling}>
         <ExplorerPanel session={session} {...explorer} />
       </Panel>
       <Separator className="separator" aria-label="Resize processes" />
-      <Panel id="processes" defaultSize="25%" minSize="10%">
+      <Panel id="processes" defaultSize="25%" minSize="10%" style={ownScrolling}>
         <ProcessPanel session={session} onAttach={onAttach} />
       </Panel>
       <Separator className="separator" aria-label="Resize ports" />
-      <Panel id="ports" defaultSize="20%" minSize="8%">
+      <Panel id="ports" defaultSize="20%" minSize="8%" style={ownScrolling}>
         <PortsPanel session={session} watch={ports} onPreview={onPreview} />
       </Panel>
     </Group>

@@ -4,6 +4,7 @@ import { TerminalPanel } from '../features/terminal/TerminalPanel'
 import { browserStorage } from '../ui/browserStorage'
 import { lazyNamed } from '../ui/lazyNamed'
 import { useExternalStore } from '../ui/useExternalStore'
+import { narrowScreen, useMediaQuery } from '../ui/useMediaQuery'
 import type { Workspace } from './Workspace'
 
 // Each panel's code is its own chunk, fetched as soon as the layout knows it shows the panel (in
@@ -45,7 +46,10 @@ interface WorkbenchLayoutProps {
   side?: ReactNode
 }
 
-/** Explorer | editor above a terminal panel, resizable, sizes remembered per `layoutKey`. */
+/**
+ * Explorer | editor above a terminal panel, resizable, sizes remembered per `layoutKey`; on a
+ * narrow screen the columns are stacked top to bottom instead of squeezed side by side.
+ */
 export function WorkbenchLayout({
   workspace: { session, terminals, watch, editor, preview, ports },
   theme,
@@ -56,8 +60,10 @@ export function WorkbenchLayout({
   side,
 }: WorkbenchLayoutProps) {
   const previewed = useExternalStore(preview) !== undefined && visibility.preview
+  // A phone held upright: the columns are stacked, each as wide as the screen (own sizes kept).
+  const stacked = useMediaQuery(narrowScreen)
   const columns = useDefaultLayout({
-    id: `layout:${layoutKey}:columns`,
+    id: `layout:${layoutKey}:${stacked ? 'stacked' : 'columns'}`,
     panelIds: [
       ...(visibility.explorer ? ['explorer'] : []),
       'main',
@@ -71,7 +77,7 @@ export function WorkbenchLayout({
   )
   const rows = useDefaultLayout({ id: `layout:${layoutKey}:rows`, panelIds: rowIds, storage: browserStorage })
   return (
-    <Group orientation="horizontal" className="workbench-columns" {...columns}>
+    <Group orientation={stacked ? 'vertical' : 'horizontal'} className="workbench-columns" {...columns}>
       {visibility.explorer && (
         <>
           <Panel id="explorer" defaultSize="22%" minSize="10%">

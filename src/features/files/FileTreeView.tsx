@@ -2,11 +2,13 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react'
 import { displayName } from '../../ui/displayName'
 import { Icon } from '../../ui/Icon'
+import { touchFirst, useMediaQuery } from '../../ui/useMediaQuery'
 import type { ExplorerActions } from './explorerActions'
 import { fileIcon } from './fileIcon'
 import { type FileTree, parentOf, type TreeRow } from './fileTree'
 
-const rowHeight = 22
+/** Rows a mouse points at, and rows a finger taps (at least 32 px, as touch guidelines ask). */
+const rowHeights = { pointer: 22, touch: 32 }
 /** Where a drag from inside the tree carries its path. */
 const pathMime = 'application/x-sandbox-path'
 
@@ -45,6 +47,7 @@ export function FileTreeView({
   const [active, setActive] = useState(0)
   const [dropTarget, setDropTarget] = useState<string>()
   const typed = useRef({ text: '', at: 0 })
+  const rowHeight = useMediaQuery(touchFirst) ? rowHeights.touch : rowHeights.pointer
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,
@@ -52,6 +55,8 @@ export function FileTreeView({
     overscan: 16,
   })
   const current = rows[Math.min(active, rows.length - 1)]
+  // biome-ignore lint/correctness/useExhaustiveDependencies: rows are placed again at a new height
+  useEffect(() => virtualizer.measure(), [rowHeight])
 
   useEffect(() => {
     if (active >= rows.length && rows.length > 0) setActive(rows.length - 1)
@@ -187,7 +192,11 @@ export function FileTreeView({
               data-active={item.index === active}
               data-drop-target={dropTarget === row.path}
               draggable={!disabled}
-              style={{ transform: `translateY(${item.start}px)`, paddingLeft: 6 + (row.depth - 1) * 14 }}
+              style={{
+                transform: `translateY(${item.start}px)`,
+                height: rowHeight,
+                paddingLeft: 6 + (row.depth - 1) * 14,
+              }}
               onClick={() => {
                 setActive(item.index)
                 if (row.isDir) commands.toggle(row)

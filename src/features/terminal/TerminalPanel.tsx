@@ -2,12 +2,16 @@ import '@xterm/xterm/css/xterm.css'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import { Icon } from '../../ui/Icon'
 import { useExternalStore } from '../../ui/useExternalStore'
+import { touchFirst, useMediaQuery } from '../../ui/useMediaQuery'
+import { TerminalKeyBar } from './TerminalKeyBar'
 import type { TerminalManager } from './TerminalManager'
 import { TerminalPane } from './TerminalPane'
 
 /** Terminal tabs under the editor; each tab holds one terminal or a few side by side. */
 export function TerminalPanel({ session, manager }: { session: SandboxSession; manager: TerminalManager }) {
   const { tabs, activeTabId } = useExternalStore(manager)
+  const touch = useMediaQuery(touchFirst)
+  const active = manager.active
   return (
     <div className="panel terminal-panel">
       <div className="panel-header terminal-tabs">
@@ -87,6 +91,7 @@ export function TerminalPanel({ session, manager }: { session: SandboxSession; m
           ))}
         </div>
       ))}
+      {touch && active && <TerminalKeyBar instance={active} />}
     </div>
   )
 }
