@@ -12,7 +12,7 @@ import { TerminalAddons } from './terminalAddons'
 import { TerminalClipboard } from './terminalClipboard'
 import { predictAboveMs, type TerminalSettingsSource } from './terminalSettings'
 import { terminalThemes } from './terminalThemes'
-import { type TouchKey, touchKeySequence, withCtrl } from './touchKeys'
+import { type StickyCtrl, type TouchKey, touchKeySequence, withCtrl } from './touchKeys'
 import { xtermPredictionScreen } from './xtermPredictionScreen'
 
 const encoder = new TextEncoder()
@@ -37,8 +37,6 @@ export interface TerminalSnapshot {
   predicting?: boolean
   /** The median round trip of a typed key to its echo, in ms, once keys were typed. */
   echoMs?: number
-  /** The touch key bar's Ctrl is on: the next key typed is sent with Ctrl. */
-  ctrl?: boolean
 }
 
 export interface TerminalInstanceOptions {
@@ -50,6 +48,8 @@ export interface TerminalInstanceOptions {
   cwd?: string
   /** Runs this shell command instead of an interactive shell. */
   command?: string
+  /** The touch key bar's Ctrl, shared by the panel's terminals: the next key typed takes it. */
+  ctrl?: StickyCtrl
 }
 
 /** Bytes of a binary string from xterm (mouse reports), one byte per char. */
@@ -131,8 +131,7 @@ export class TerminalInstance {
     this.snapshot = { status: { kind: 'starting' }, title: record.title }
     this.term.onTitleChange((title) => this.update({ title: title || this.record.title }))
     this.term.onData((typed) => {
-      const data = this.snapshot.ctrl ? withCtrl(typed) : typed
-      if (this.snapshot.ctrl) this.update({ ctrl: false })
+      const data = this.options.ctrl?.take() ? withCtrl(typed) : typed
       this.echo.sent(data)
       this.prediction.input(data)
       this.connection.write(encoder.encode(data))
@@ -179,15 +178,9 @@ export class TerminalInstance {
 
   /** Sends a key the touch key bar offers, as if typed on a keyboard that has it. */
   pressKey(key: TouchKey): void {
-    const ctrl = this.snapshot.ctrl ?? false
-    if (ctrl) this.update({ ctrl: false })
+    const ctrl = this.options.ctrl?.take() ?? false
     const applicationCursor = this.term.modes.applicationCursorKeysMode
     this.term.input(touchKeySequence(key, { applicationCursor, ctrl }), true)
-  }
-
-  /** Turns the touch key bar's Ctrl on or off for the next key. */
-  setCtrl(on: boolean): void {
-    this.update({ ctrl: on })
   }
 
   focus(): void {

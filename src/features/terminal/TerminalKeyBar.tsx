@@ -2,7 +2,7 @@ import type { PointerEvent } from 'react'
 import { Icon } from '../../ui/Icon'
 import { useExternalStore } from '../../ui/useExternalStore'
 import type { TerminalInstance } from './TerminalInstance'
-import type { TouchKey } from './touchKeys'
+import type { StickyCtrl, TouchKey } from './touchKeys'
 
 const keys: { key: TouchKey; label: string; text?: string; icon?: string }[] = [
   { key: 'Escape', label: 'Escape', text: 'Esc' },
@@ -20,8 +20,15 @@ const keepFocus = (e: PointerEvent) => e.preventDefault()
  * The keys a phone's keyboard lacks, for the active terminal: Esc, Tab, a Ctrl that applies to
  * the next key typed (Ctrl, then C on the on-screen keyboard, is Ctrl+C), and the arrows.
  */
-export function TerminalKeyBar({ instance }: { instance: TerminalInstance }) {
-  const { ctrl = false } = useExternalStore(instance)
+export function TerminalKeyBar({
+  ctrl: stickyCtrl,
+  target,
+}: {
+  ctrl: StickyCtrl
+  /** The terminal the keys go to: the one the keyboard is in, or the active one. */
+  target(): TerminalInstance | undefined
+}) {
+  const ctrl = useExternalStore(stickyCtrl)
   return (
     <div role="toolbar" aria-label="Terminal keys" className="terminal-key-bar">
       <button
@@ -29,8 +36,8 @@ export function TerminalKeyBar({ instance }: { instance: TerminalInstance }) {
         aria-pressed={ctrl}
         onPointerDown={keepFocus}
         onClick={() => {
-          instance.setCtrl(!ctrl)
-          instance.focus()
+          stickyCtrl.set(!ctrl)
+          target()?.focus()
         }}
       >
         Ctrl
@@ -42,8 +49,9 @@ export function TerminalKeyBar({ instance }: { instance: TerminalInstance }) {
           aria-label={label}
           onPointerDown={keepFocus}
           onClick={() => {
-            instance.pressKey(key)
-            instance.focus()
+            const terminal = target()
+            terminal?.pressKey(key)
+            terminal?.focus()
           }}
         >
           {icon ? <Icon name={icon} /> : text}

@@ -4,6 +4,7 @@ import type { TerminalStatus } from '../../sandbox/TerminalConnection'
 import { type NoticeSink, pageNotices, reportErrors } from '../../ui/notifications'
 import type { TerminalInstance, TerminalInstanceOptions, TerminalRecord } from './TerminalInstance'
 import type { TerminalLayout, TerminalMemory } from './terminalMemory'
+import { StickyCtrl } from './touchKeys'
 
 type ExitedStatus = Extract<TerminalStatus, { kind: 'exited' }>
 
@@ -55,6 +56,8 @@ function commandOf(process: RunningProcess): string | undefined {
  * restore their screens (the runtime's replay where it has one, a kept snapshot where not).
  */
 export class TerminalManager {
+  /** The touch key bar's Ctrl, for whichever terminal takes the next key. */
+  readonly ctrl = new StickyCtrl()
   private tabs: { id: string; paneIds: string[] }[] = []
   private readonly instances = new Map<string, TerminalInstance>()
   private activeTabId: string | undefined
@@ -164,6 +167,14 @@ export class TerminalManager {
     if (next) this.activate(next.id)
   }
 
+  /** The terminal the keyboard is in now, if any. */
+  get focused(): TerminalInstance | undefined {
+    const element = document.activeElement
+    for (const instance of this.instances.values())
+      if (element && instance.element.contains(element)) return instance
+    return undefined
+  }
+
   /** The terminal that has (or last had) focus in the active tab. */
   get active(): TerminalInstance | undefined {
     const tab = this.tabs.find((t) => t.id === this.activeTabId)
@@ -193,7 +204,7 @@ export class TerminalManager {
     record: TerminalRecord,
     options: { existingPid?: number; snapshot?: string; cwd?: string },
   ): TerminalInstance {
-    const instance = this.openTerminal(record, { theme: this.theme, ...options })
+    const instance = this.openTerminal(record, { theme: this.theme, ctrl: this.ctrl, ...options })
     instance.setInputEnabled(this.session.getSnapshot().state.kind === 'running')
     let ended = false
     instance.subscribe(() => {

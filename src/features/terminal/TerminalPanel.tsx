@@ -11,7 +11,6 @@ import { TerminalPane } from './TerminalPane'
 export function TerminalPanel({ session, manager }: { session: SandboxSession; manager: TerminalManager }) {
   const { tabs, activeTabId } = useExternalStore(manager)
   const touch = useMediaQuery(touchFirst)
-  const active = manager.active
   return (
     <div className="panel terminal-panel">
       <div className="panel-header terminal-tabs">
@@ -91,7 +90,9 @@ export function TerminalPanel({ session, manager }: { session: SandboxSession; m
           ))}
         </div>
       ))}
-      {touch && active && <TerminalKeyBar instance={active} />}
+      {touch && tabs.length > 0 && (
+        <TerminalKeyBar ctrl={manager.ctrl} target={() => manager.focused ?? manager.active} />
+      )}
     </div>
   )
 }

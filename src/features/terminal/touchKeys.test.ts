@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { touchKeySequence, withCtrl } from './touchKeys'
+import { StickyCtrl, touchKeySequence, withCtrl } from './touchKeys'
 
 describe('touch keys', () => {
   it('send Escape and Tab as their bytes', () => {
@@ -26,5 +26,17 @@ describe('touch keys', () => {
     expect(withCtrl('1')).toBe('1')
     expect(withCtrl('hello')).toBe('hello')
     expect(withCtrl('é')).toBe('é')
+  })
+
+  it('keep Ctrl on for exactly the next key, and tell the bar when it changes', () => {
+    const ctrl = new StickyCtrl()
+    let changes = 0
+    ctrl.subscribe(() => changes++)
+    expect(ctrl.take()).toBe(false)
+    ctrl.set(true)
+    expect(ctrl.getSnapshot()).toBe(true)
+    expect(ctrl.take()).toBe(true)
+    expect(ctrl.take()).toBe(false)
+    expect(changes).toBe(2)
   })
 })

@@ -1,3 +1,5 @@
+import { Subscribers } from '../../common/Subscribers'
+
 // What the touch key bar sends: the keys a phone's on-screen keyboard does not have, as a
 // terminal's keyboard would send them (VT220 and xterm conventions).
 
@@ -37,4 +39,30 @@ export function withCtrl(data: string): string {
   if ((code >= 0x41 && code <= 0x5a) || (code >= 0x5b && code <= 0x5f))
     return String.fromCharCode(code - 0x40)
   return data
+}
+
+/**
+ * The key bar's Ctrl: on until the next key typed in any of the panel's terminals, which takes
+ * it (and sends that key with Ctrl). One per terminal panel, as there is one key bar.
+ */
+export class StickyCtrl {
+  private on = false
+  private readonly subscribers = new Subscribers()
+
+  subscribe = this.subscribers.add
+
+  getSnapshot = (): boolean => this.on
+
+  set(on: boolean): void {
+    if (on === this.on) return
+    this.on = on
+    this.subscribers.notify()
+  }
+
+  /** Whether Ctrl applies to the key being typed now; it is off again afterwards. */
+  take(): boolean {
+    const was = this.on
+    this.set(false)
+    return was
+  }
 }
