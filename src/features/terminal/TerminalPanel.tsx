@@ -1,11 +1,15 @@
 import '@xterm/xterm/css/xterm.css'
+import { Suspense } from 'react'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import { Icon } from '../../ui/Icon'
+import { lazyNamed } from '../../ui/lazyNamed'
 import { useExternalStore } from '../../ui/useExternalStore'
 import { touchFirst, useMediaQuery } from '../../ui/useMediaQuery'
-import { TerminalKeyBar } from './TerminalKeyBar'
 import type { TerminalManager } from './TerminalManager'
 import { TerminalPane } from './TerminalPane'
+
+// Only touch screens show the key bar.
+const TerminalKeyBar = lazyNamed(() => import('./TerminalKeyBar'), 'TerminalKeyBar')
 
 /** Terminal tabs under the editor; each tab holds one terminal or a few side by side. */
 export function TerminalPanel({ session, manager }: { session: SandboxSession; manager: TerminalManager }) {
@@ -91,7 +95,9 @@ export function TerminalPanel({ session, manager }: { session: SandboxSession; m
         </div>
       ))}
       {touch && tabs.length > 0 && (
-        <TerminalKeyBar ctrl={manager.ctrl} target={() => manager.focused ?? manager.active} />
+        <Suspense fallback={null}>
+          <TerminalKeyBar ctrl={manager.ctrl} target={() => manager.focused ?? manager.active} />
+        </Suspense>
       )}
     </div>
   )
