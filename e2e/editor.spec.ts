@@ -207,8 +207,13 @@ test('a binary file shows its size and downloads; a >5 MB file opens reduced; a 
   await editor.area.getByRole('button', { name: 'Download image.bin' }).click()
   const saved = await download
   expect(saved.suggestedFilename()).toBe('image.bin')
+  // Saved through a short-lived signed link the browser streams to disk, the token not in it.
+  const link = new URL(saved.url())
+  expect(link.pathname).toBe('/files')
+  expect(link.searchParams.get('signature')).toMatch(/^v1_/)
+  expect(saved.url()).not.toContain(await files.token())
   const path = await saved.path()
-  const { readFileSync } = await import('node:fs')
+  const { readFileSync, statSync } = await import('node:fs')
   expect(new Uint8Array(readFileSync(path))).toEqual(binary)
 
   await editor.open(`${home}/large.log`)
@@ -223,8 +228,11 @@ test('a binary file shows its size and downloads; a >5 MB file opens reduced; a 
   await editor.open(`${home}/huge.dat`)
   await expect(editor.area.getByTestId('file-size')).toHaveText('60.0 MB')
   await expect(editor.area.getByText('are offered for download only')).toBeVisible()
-  await expect(editor.area.getByRole('button', { name: 'Download huge.dat' })).toBeVisible()
   await expect(editor.editor).toBeHidden()
+  // 60 MB go straight to disk, whole.
+  const huge = page.waitForEvent('download')
+  await editor.area.getByRole('button', { name: 'Download huge.dat' }).click()
+  expect(statSync(await (await huge).path()).size).toBe(60 * 1024 * 1024)
 })
 
 test('a file that turns to text on disk shows it without taking the keyboard from the terminal', async ({

@@ -1,5 +1,6 @@
 // The runtime's /files endpoint from the browser: the access token always travels in a header,
-// never in a URL, so downloads go through fetch and a blob rather than a plain link.
+// never in a URL; a link the browser opens carries a short-lived signature instead (saveLink).
+import { downloadParam } from '../contract/runtimeExtensions'
 
 /** Where a runtime is and how to authenticate to it. */
 export interface RuntimeEndpoint {
@@ -10,6 +11,8 @@ export interface RuntimeEndpoint {
    * stack's HTTP tunnel (api/tunnelFetch.ts), which streams a request body in every browser.
    */
   streamFetch?: typeof fetch
+  /** The runtime is this project's: it honours src/contract/runtimeExtensions.ts (envd ignores them). */
+  extensions?: boolean
 }
 
 const fileUrl = (endpoint: RuntimeEndpoint, path: string) =>
@@ -51,6 +54,39 @@ export async function readFile(
   })
   if (!res.ok) throw await failure(res)
   return new Uint8Array(await res.arrayBuffer())
+}
+
+/** How long a save link works: long enough for a browser to start the download, and no more. */
+export const saveLinkSeconds = 300
+
+/** Unpadded standard base64, as envd's signatures are written. */
+function base64(bytes: ArrayBuffer): string {
+  let binary = ''
+  for (const byte of new Uint8Array(bytes)) binary += String.fromCharCode(byte)
+  return btoa(binary).replace(/=+$/, '')
+}
+
+/**
+ * A link that saves `path` to disk when the browser opens it: a /files URL signed as envd signs
+ * them (the SDK's `downloadUrl`: "v1_" and SHA-256 over `path:read:username:token:expiration`),
+ * valid for `saveLinkSeconds`, with `download=1` so the runtime answers `attachment`. The browser
+ * streams the file to disk; the page never holds it. Undefined where it cannot work: a runtime
+ * that is not ours (envd answers `inline`, and a browser would show the file instead), or a page
+ * without WebCrypto (plain http on a network address is not a secure context).
+ */
+export async function saveLink(endpoint: RuntimeEndpoint, path: string): Promise<string | undefined> {
+  if (!endpoint.extensions) return undefined
+  const query = new URLSearchParams({ path, [downloadParam]: '1' })
+  if (endpoint.accessToken) {
+    const subtle = globalThis.crypto?.subtle
+    if (!subtle) return undefined
+    const expiration = Math.floor(Date.now() / 1000) + saveLinkSeconds
+    const signed = `${path}:read::${endpoint.accessToken}:${expiration}`
+    const digest = await subtle.digest('SHA-256', new TextEncoder().encode(signed))
+    query.set('signature', `v1_${base64(digest)}`)
+    query.set('signature_expiration', String(expiration))
+  }
+  return `${endpoint.runtimeUrl}/files?${query}`
 }
 
 /** Writes a whole file (creating its folders), as one request. */

@@ -33,3 +33,10 @@ export const outputAckPath = '/output-ack'
  * terminal no page shows any more); an answer without it (envd) says nothing either way.
  */
 export const attachedPidsHeader = 'X-Attached-Pids'
+
+/**
+ * Saving a file (GET /files): `download=1` in the query makes the answer `Content-Disposition:
+ * attachment` instead of envd's `inline`, so a browser sent to a signed /files URL saves the file
+ * to disk as it streams in, whatever its type, instead of showing it.
+ */
+export const downloadParam = 'download'

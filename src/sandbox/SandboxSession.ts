@@ -225,7 +225,13 @@ export class SandboxSession {
     // The local stack's router tunnels calls over WebSockets: streams there need no host shards,
     // and keystrokes stream in every browser. E2B's edge has no tunnel; it speaks HTTP/2.
     const streamFetch = this.address.source === 'local' ? createTunnelFetch() : undefined
-    this.info = { runtimeUrl, accessToken, ...(streamFetch ? { streamFetch } : {}) }
+    this.info = {
+      runtimeUrl,
+      accessToken,
+      ...(streamFetch ? { streamFetch } : {}),
+      // The local stack's runtime is ours; E2B's and a runtime opened by its URL may be envd.
+      extensions: this.address.source === 'local',
+    }
     const transport = runtimeTransport(runtimeUrl, accessToken)
     this.unary = {
       filesystem: createClient(Filesystem, transport),

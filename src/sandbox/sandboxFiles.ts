@@ -1,5 +1,5 @@
 import { create } from '@bufbuild/protobuf'
-import { type RuntimeEndpoint, readFile, uploadFile, writeFile } from '../api/files'
+import { type RuntimeEndpoint, readFile, saveLink, uploadFile, writeFile } from '../api/files'
 import { type EntryInfo, EntryInfoSchema, type FileType } from '../gen/filesystem_pb'
 import type { RuntimeClients } from './SandboxSession'
 import { isNotFound, mapped, notConnected } from './sandboxError'
@@ -35,6 +35,11 @@ export interface SandboxFiles {
   /** The sandbox user's home folder (what an empty path means to the runtime). */
   home(): Promise<string | undefined>
   read(path: string, signal?: AbortSignal): Promise<Uint8Array>
+  /**
+   * A short-lived link that saves the file to disk when the browser opens it, streamed there
+   * (never held in the page); undefined where the runtime or the page cannot make one.
+   */
+  saveLink(path: string): Promise<string | undefined>
   /** Writes a whole file, creating its folders; the runtime renames it into place when complete. */
   write(path: string, data: Uint8Array<ArrayBuffer> | Blob): Promise<void>
   /** Uploads with progress; a cancel rejects with an AbortError and leaves nothing behind. */
@@ -80,6 +85,7 @@ export function sandboxFiles(connection: FilesConnection): SandboxFiles {
       mapped(async () => (await filesystem().listDir({ path, depth }, signal ? { signal } : {})).entries),
     home: () => mapped(async () => (await filesystem().stat({ path: '' })).entry?.path),
     read: (path, signal) => mapped(() => readFile(endpoint(), path, signal)),
+    saveLink: (path) => saveLink(endpoint(), path),
     write: (path, data) => mapped(() => writeFile(endpoint(), path, data)),
     upload: (path, file, onProgress, signal) =>
       mapped(() => uploadFile(endpoint(), path, file, onProgress, signal)),

@@ -82,6 +82,16 @@ describe('GET and POST /files', () => {
       expect(res.headers.get('last-modified')).toBe(statSync(at('hello.txt')).mtime.toUTCString())
     })
 
+    it('answers `attachment` when asked with download=1 (our extension), `inline` otherwise as envd does', async () => {
+      writeFileSync(at('notes.txt'), 'save me')
+      const saved = await get({ path: 'notes.txt', download: '1' })
+      expect(saved.status).toBe(200)
+      expect(saved.headers.get('content-disposition')).toBe('attachment; filename="notes.txt"')
+      expect(await saved.text()).toBe('save me')
+      const other = await get({ path: 'notes.txt', download: 'yes' })
+      expect(other.headers.get('content-disposition')).toBe('inline; filename="notes.txt"')
+    })
+
     it('serves a file of /proc as envd does (Stat says 0 bytes: 200, empty) and keeps the connection', async () => {
       // It used to send the file's real bytes after Content-Length: 0, which broke the connection.
       const agent = new Agent({ keepAlive: true, maxSockets: 1 })

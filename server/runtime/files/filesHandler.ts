@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ConnectError } from '@connectrpc/connect'
+import { downloadParam } from '../../../src/contract/runtimeExtensions'
 import { sendEnvdError } from '../accessToken'
 import type { RuntimeContext } from '../context'
 import { messageOf } from '../errors'
@@ -88,7 +89,9 @@ export function filesHandler(rt: RuntimeContext) {
       const user = queryUser(url, rt)
       const rawPath = url.searchParams.get('path')
       if (req.method === 'GET') {
-        await sendFile(req, res, resolveFor(rawPath ?? '', user, rt))
+        // Our extension: `download=1` asks for `attachment`, so a browser saves what it opens.
+        const disposition = url.searchParams.get(downloadParam) === '1' ? 'attachment' : 'inline'
+        await sendFile(req, res, resolveFor(rawPath ?? '', user, rt), disposition)
         return
       }
       const files = await receiveUpload(req, {

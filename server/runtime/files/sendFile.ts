@@ -15,13 +15,13 @@ import { FilesError } from './filesError'
  * quotes and control characters). The name's UTF-8 goes out as raw bytes, as envd sends it;
  * Node takes header text as latin1, so the bytes are passed through that way.
  */
-export function contentDisposition(name: string): string {
+export function contentDisposition(name: string, kind: 'inline' | 'attachment' = 'inline'): string {
   const escapes: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' }
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what gets escaped
   const quoted = name.replace(/["\\\x00-\x1f\x7f]/g, (c) => {
     return escapes[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`
   })
-  return `inline; filename="${Buffer.from(quoted, 'utf8').toString('latin1')}"`
+  return `${kind}; filename="${Buffer.from(quoted, 'utf8').toString('latin1')}"`
 }
 
 /** Opens a file to download; never blocks on a FIFO, refuses anything but a regular file. */
@@ -84,7 +84,12 @@ async function head(handle: FileHandle, size: number): Promise<Uint8Array> {
  * otherwise Go's ServeContent behaviour (Last-Modified, Accept-Ranges, one Range → 206,
  * conditional requests → 304/412). The file is streamed, never read whole.
  */
-export async function sendFile(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+export async function sendFile(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  disposition: 'inline' | 'attachment' = 'inline',
+): Promise<void> {
   const conditional =
     req.headers.range !== undefined ||
     req.headers['if-modified-since'] !== undefined ||
@@ -96,7 +101,7 @@ export async function sendFile(req: IncomingMessage, res: ServerResponse, path: 
   try {
     if (encoding === undefined)
       throw new FilesError(406, 'no acceptable encoding: identity and gzip are both refused')
-    res.setHeader('Content-Disposition', contentDisposition(basename(path)))
+    res.setHeader('Content-Disposition', contentDisposition(basename(path), disposition))
     if (encoding === 'gzip') {
       res.setHeader('Content-Type', contentTypeFor(path) ?? 'application/octet-stream')
       res.setHeader('Content-Encoding', 'gzip')

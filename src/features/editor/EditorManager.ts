@@ -2,7 +2,7 @@ import { Subscribers } from '../../common/Subscribers'
 import type { WatchNotice } from '../../sandbox/fileWatch'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import type { NoticeSink } from '../../ui/notifications'
-import { saveToComputer } from '../../ui/saveToComputer'
+import { saveSandboxFile } from '../../ui/saveToComputer'
 import { followWatch } from './followWatch'
 import { loadMonaco } from './loadMonaco'
 import { baseName, isAtOrUnder, movedPath } from './movedPath'
@@ -264,7 +264,7 @@ export class EditorManager {
     const doc = this.find(id)
     if (!doc) return
     try {
-      saveToComputer(await this.session.files.read(doc.path), baseName(doc.path))
+      await saveSandboxFile(this.session.files, doc.path, baseName(doc.path))
     } catch (err) {
       this.host.notify(`Downloading ${doc.path} failed: ${errorMessage(err)}`)
     }

@@ -26,6 +26,7 @@ function fakeFiles(paths: string[]) {
     list: async () => [...entries.values()],
     home: async () => home,
     read: async () => new Uint8Array(),
+    saveLink: async () => undefined,
     write: async (path) => void add(path),
     upload: async (path) => void add(path),
     makeDir: async (path) => add(path, FileType.DIRECTORY).get(path),

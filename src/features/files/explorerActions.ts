@@ -1,7 +1,7 @@
 import type { SandboxFiles } from '../../sandbox/sandboxFiles'
 import type { SandboxProcesses } from '../../sandbox/sandboxProcesses'
 import { type NoticeSink, pageNotices, reportErrors } from '../../ui/notifications'
-import { saveToComputer } from '../../ui/saveToComputer'
+import { saveSandboxFile, saveToComputer } from '../../ui/saveToComputer'
 import { baseName, type FileTree, parentOf } from './fileTree'
 
 /** Joins a folder and a name typed by the user; a name may not hold a slash or be . or .. */
@@ -72,8 +72,11 @@ export function explorerActions(
         callbacks.removed(path)
       }),
     download: (path: string) =>
-      report('Downloading failed', async () => saveToComputer(await files.read(path), baseName(path))),
-    /** A folder comes down as a .tar.gz made in the sandbox, then removed there. */
+      report('Downloading failed', () => saveSandboxFile(files, path, baseName(path))),
+    /**
+     * A folder comes down as a .tar.gz made in the sandbox, read into the page, then removed
+     * there (a link would leave the archive behind: the page cannot tell when the browser is done).
+     */
     downloadFolder: (path: string) =>
       report('Downloading the folder failed', async () => {
         const archive = `/tmp/.ide-download-${crypto.randomUUID()}.tar.gz`
