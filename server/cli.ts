@@ -38,6 +38,10 @@ const isolation =
   platform.launcher.isolation === 'bubblewrap'
     ? `isolated with bubblewrap, ${networks[platform.launcher.network]}, paused with ${platform.launcher.freezer}`
     : `NOT ISOLATED: ${platform.launcher.warning ?? 'bubblewrap is unavailable'}`
+const systems = {
+  'host-read-only': "the host's /usr and /etc, read-only; no root or sudo inside yet",
+  host: "the host's own, as this user",
+}
 const { limits } = platform.launcher
 const sandboxLimits = { ...defaultSandboxLimits, ...config.sandboxLimits }
 const limitsLine =
@@ -68,6 +72,7 @@ Sandbox IDE is running.
   Embed demo:    ${ideLink(platform.url.replace(/\/\/[^:/]+/, '//embed-demo.localhost'), token)}
                  (the IDE inside another site's page)
   Sandboxes:     ${sandboxLine}; ${isolation}
+  System:        ${systems[platform.launcher.system]}
   Limits:        ${limitsLine}
                  ${diskLine}
   Templates:     ${(await platform.templates.ids()).join(', ')}

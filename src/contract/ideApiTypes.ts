@@ -34,6 +34,8 @@ export interface StackInfo {
   isolation: 'bubblewrap' | 'none'
   /** Each sandbox's network: its own with outbound access, its own offline, or the host's. */
   network: 'own' | 'own-offline' | 'host'
+  /** Each sandbox's system: the host's, read-only with no root inside, or the host's own (not isolated). */
+  system: 'host-read-only' | 'host'
   /** How the kernel bounds each sandbox's CPU, memory and processes, and which of them. */
   limits: {
     kind: 'cgroup-v2' | 'cgroup-v1' | 'none'

@@ -21,7 +21,7 @@ const prefix = '/ide/api'
 export interface IdeApiOptions {
   manager: SandboxManager
   templates: Pick<TemplateCatalog, 'ids'>
-  launcher: Pick<SandboxLauncher, 'isolation' | 'network' | 'limits' | 'freezer' | 'warning'>
+  launcher: Pick<SandboxLauncher, 'isolation' | 'network' | 'system' | 'limits' | 'freezer' | 'warning'>
   disks: Pick<SandboxDisks, 'kind' | 'warning'>
   envdVersion: string
   /** The platform's --host: the one name besides loopback names the API answers on. */
@@ -81,6 +81,7 @@ export function ideApi(options: IdeApiOptions) {
         sendJson(res, 200, {
           isolation: launcher.isolation,
           network: launcher.network,
+          system: launcher.system,
           limits: {
             kind: launcher.limits.kind,
             enforced: launcher.limits.enforced,

@@ -42,6 +42,7 @@ describe('IDE API: local sandboxes', () => {
     expect(before.json).toEqual({
       isolation: launcher.isolation,
       network: launcher.network,
+      system: launcher.system,
       limits: { kind: launcher.limits.kind, enforced: launcher.limits.enforced },
       disk: { kind: tp.platform.disks.kind },
       freezer: launcher.freezer,

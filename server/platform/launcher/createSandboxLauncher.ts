@@ -82,6 +82,7 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
     return {
       isolation: 'none',
       network: 'host',
+      system: 'host',
       limits,
       freezer: freezer.kind,
       warning,
@@ -123,6 +124,7 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
   return {
     isolation: 'bubblewrap',
     network: outbound ? 'own' : 'own-offline',
+    system: 'host-read-only',
     limits,
     freezer: freezer.kind,
     launch: async (spec: LaunchSpec) => {

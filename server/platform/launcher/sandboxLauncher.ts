@@ -43,6 +43,12 @@ export interface SandboxLauncher {
    * slirp4netns), 'own-offline' (its own, loopback only: slirp4netns is missing) or 'host'.
    */
   readonly network: 'own' | 'own-offline' | 'host'
+  /**
+   * The sandbox's system: 'host-read-only' (the host's /usr and /etc, read-only, no root or
+   * `sudo` inside: a writable system per sandbox is not built yet) or 'host' (not isolated: the
+   * host's own, as the platform's user).
+   */
+  readonly system: 'host-read-only' | 'host'
   /** Which limits the kernel enforces, and why not where it does not. */
   readonly limits: Pick<LimitEnforcer, 'kind' | 'enforced' | 'warning'>
   /** How pause freezes a sandbox. */
