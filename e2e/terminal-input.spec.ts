@@ -249,6 +249,10 @@ test('emoji and CJK take two cells, as the shell counts them, so the cursor stay
     'col=',
   )
   await expect(wb.terminalRows).toContainText('😀漢x col=6')
+  // The question stays in this shell's replayable output, and the next test's page would attach to
+  // it; a page on a loaded machine could parse it after its replay window and answer it again.
+  await wb.type('exit\n')
+  await expect(wb.terminal.getByRole('status')).toContainText('The shell ended')
 })
 
 test('screen-reader mode, a kept option, mirrors the rows into an accessibility tree', async ({ page }) => {
