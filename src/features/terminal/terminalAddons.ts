@@ -29,8 +29,9 @@ function releaseContexts(canvases: HTMLCanvasElement[]): void {
 
 /**
  * The addons of one terminal: Unicode 11 widths (emoji and CJK take two cells, as the shell's
- * wcwidth says), web links, serialization (fetched after the start), search (fetched when first used), and the WebGL renderer while the terminal is on screen, where
- * a GPU draws it (software WebGL is slower than the DOM renderer).
+ * wcwidth says), web links, serialization (fetched after the start), search (fetched when first
+ * used), and the WebGL renderer while the terminal is on screen, where a GPU draws it (software
+ * WebGL is slower than the DOM renderer).
  * Browsers keep only ~16 WebGL contexts per page and silently drop the oldest, so a terminal holds
  * one only while visible (hidden tabs and detached views hold none); a lost context falls back to
  * the DOM renderer, which always works.
