@@ -39,6 +39,32 @@ describe('parsePlatformConfig', () => {
     expect(() => parse(['--http-tunnel-off'])).toThrow(/Unknown option '--http-tunnel-off'/)
   })
 
+  it('serves a class on a --domain, with the school’s certificate when given', () => {
+    const config = parse([
+      '--host',
+      '0.0.0.0',
+      '--domain',
+      'Class.Example.org.',
+      '--tls-cert',
+      'c.pem',
+      '--tls-key',
+      'k.pem',
+    ])
+    expect(config).toMatchObject({ domain: 'class.example.org', tls: true })
+    expect(config.tlsFiles?.cert).toMatch(/\/c\.pem$/)
+    for (const bad of [
+      '192.168.1.5',
+      'localhost',
+      'a.localhost',
+      'nodots',
+      'bad-.example',
+      'a b.example',
+      '*.example.org',
+    ])
+      expect(() => parse(['--domain', bad]), bad).toThrow(/--domain takes a DNS name/)
+    expect(() => parse(['--tls-cert', 'c.pem'])).toThrow('--tls-cert and --tls-key go together')
+  })
+
   it('answers --help with help, not a configuration', () => {
     expect(parsePlatformConfig(['--help'], {})).toBe('help')
   })

@@ -25,8 +25,15 @@ export interface PlatformConfig {
    * the IDE then calls runtimes by plain fetch, as it does on E2B.
    */
   noHttpTunnel?: boolean
-  /** Serve HTTPS with HTTP/2 (and HTTP/1.1) using a self-signed certificate kept in dataDir. */
+  /** Serve HTTPS with HTTP/2 (and HTTP/1.1), with tlsFiles or a self-signed certificate kept in dataDir. */
   tls?: boolean
+  /** The school's certificate and key (PEM files) instead of a self-signed one. */
+  tlsFiles?: { cert: string; key: string }
+  /**
+   * A DNS name for this stack on a network: the IDE at `{domain}`, each sandbox's ports at
+   * `{port}-{sandboxId}.{domain}` (a wildcard record pointing here), E2B's addressing.
+   */
+  domain?: string
   /** Origins whose pages may embed the IDE (/embed), besides the stack's own demo page. */
   embedOrigins?: string[]
   /** Of the embedding origins, those whose commands run without asking the user. */
@@ -79,6 +86,12 @@ Options:
   --no-isolation               run sandboxes without bubblewrap (not isolated)
   --no-http-tunnel             refuse the IDE's WebSocket tunnel to runtimes, as a proxy that
                                drops WebSockets would (the IDE then calls them by fetch, as on E2B)
+  --domain NAME                a DNS name of this machine for other machines: the IDE is served at
+                               NAME and each sandbox at {port}-{sandboxId}.NAME, so NAME and
+                               *.NAME must resolve here (a wildcard DNS record), as on E2B
+  --tls-cert FILE              with --tls-key: serve HTTPS with this certificate (PEM) instead of
+                               a self-signed one; it should cover NAME and *.NAME
+  --tls-key FILE               the certificate's private key (PEM)
   --tls                        serve HTTPS with HTTP/2 (also $SANDBOX_TLS=1), with a self-signed
                                certificate for localhost made once into the data folder; lets
                                Chromium stream keystrokes (StreamInput)
@@ -122,6 +135,30 @@ function origins(name: string, flags: string[] | undefined, variable: string | u
     })
 }
 
+/** Both PEM files, or neither. */
+function tlsFilesOf(cert: string | undefined, key: string | undefined): PlatformConfig['tlsFiles'] {
+  if (cert === undefined && key === undefined) return undefined
+  if (cert === undefined || key === undefined)
+    throw new Error('--tls-cert and --tls-key go together: the certificate and its private key')
+  return { cert: resolve(cert), key: resolve(key) }
+}
+
+const dnsLabel = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?'
+const dnsName = new RegExp(`^${dnsLabel}(?:\\.${dnsLabel})+$`)
+
+/**
+ * A domain the stack's sandboxes get names under: a DNS name of two labels or more, not a
+ * loopback name (those are always served) and not an IP address (which has no names under it).
+ */
+export function domainName(value: string): string {
+  const name = value.trim().toLowerCase().replace(/\.$/, '')
+  if (!dnsName.test(name) || name.length > 200 || /^[\d.]+$/.test(name) || /(^|\.)localhost$/.test(name))
+    throw new Error(
+      `--domain takes a DNS name of this machine such as class.example.org (not an IP address or localhost), not '${value}'`,
+    )
+  return name
+}
+
 /** Reads the platform's configuration; throws a readable message on bad input. */
 export function parsePlatformConfig(
   argv: string[],
@@ -146,6 +183,9 @@ export function parsePlatformConfig(
       'no-isolation': { type: 'boolean' },
       'no-http-tunnel': { type: 'boolean' },
       tls: { type: 'boolean' },
+      'tls-cert': { type: 'string' },
+      'tls-key': { type: 'string' },
+      domain: { type: 'string' },
       'embed-origin': { type: 'string', multiple: true },
       'trust-origin': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
@@ -157,6 +197,7 @@ export function parsePlatformConfig(
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`--port must be 0..65535, not '${values.port ?? env.PORT}'`)
   const apiKey = values['api-key'] ?? env.SANDBOX_API_KEY
+  const tlsFiles = tlsFilesOf(values['tls-cert'], values['tls-key'])
   return {
     port,
     host: values.host ?? '127.0.0.1',
@@ -175,7 +216,9 @@ export function parsePlatformConfig(
     defaultSandbox: !values['no-default-sandbox'],
     isolation: values['no-isolation'] ? 'none' : 'auto',
     ...(values['no-http-tunnel'] ? { noHttpTunnel: true } : {}),
-    tls: values.tls === true || env.SANDBOX_TLS === '1',
+    tls: values.tls === true || env.SANDBOX_TLS === '1' || tlsFiles !== undefined,
+    ...(tlsFiles ? { tlsFiles } : {}),
+    ...(values.domain !== undefined ? { domain: domainName(values.domain) } : {}),
     embedOrigins: origins('--embed-origin', values['embed-origin'], env.SANDBOX_EMBED_ORIGINS),
     trustedOrigins: origins('--trust-origin', values['trust-origin'], env.SANDBOX_TRUSTED_ORIGINS),
   }

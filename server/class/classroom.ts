@@ -1,21 +1,29 @@
 // A class on the local stack: one sandbox per student, all from the same template, made through
 // the platform's E2B API (so the same code serves a class from any E2B-compatible platform).
-import { ideLink } from '../platform/access/ideLink'
+import type { JoinLinkView } from '../../src/contract/ideApiTypes'
 
 /** Where the platform is and the key it wants. */
 export interface PlatformAccess {
   /** Base URL of the stack, e.g. http://127.0.0.1:8787 */
   url: string
   apiKey: string
-  /** The stack's IDE token, when known: the students' addresses then open the IDE signed in. */
+  /**
+   * The stack's IDE token, when known: each student then gets a join link of their own (made
+   * through the IDE's API), which opens their sandbox and nothing else.
+   */
   ideToken?: string
+  /** Where students' browsers reach the stack (`--domain`'s address); the links name it. Default: url. */
+  publicUrl?: string
 }
 
 /** One student's sandbox and the page that opens it in the IDE. */
 export interface StudentSandbox {
   student: string
   sandboxId: string
+  /** The student's join link (`/join#token=…`), or the sandbox's IDE page where no link can be made. */
   ideUrl: string
+  /** When the student opened their link (it opens nothing more after that). */
+  joinedAt?: string
 }
 
 export interface StartClassOptions {
@@ -53,9 +61,34 @@ async function call(access: PlatformAccess, method: string, path: string, body?:
   return res
 }
 
-function ideUrl(access: PlatformAccess, id: string): string {
-  const path = `/sandbox/${encodeURIComponent(id)}`
-  return access.ideToken ? ideLink(access.url, access.ideToken, path) : `${access.url}${path}`
+/** A call to the stack's IDE API as its owner (the IDE token), as a tool makes it. */
+async function ideCall<T>(access: PlatformAccess, method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${access.url}/ide/api${path}`, {
+    method,
+    headers: {
+      Authorization: `Bearer ${access.ideToken}`,
+      'X-Sandbox-IDE': '1',
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  })
+  const answer = (await res.json().catch(() => ({}))) as T & { message?: string }
+  if (!res.ok) throw new Error(`${method} /ide/api${path}: ${res.status} ${answer.message ?? ''}`)
+  return answer
+}
+
+/** The address a join link is opened at. */
+const joinUrl = (access: PlatformAccess, link: JoinLinkView) =>
+  `${access.publicUrl ?? access.url}/join#token=${link.token}`
+
+/** A student's way in: a new join link where the stack can make one, else the sandbox's IDE page. */
+async function studentUrl(access: PlatformAccess, sandboxId: string, student: string, className: string) {
+  if (!access.ideToken) return `${access.publicUrl ?? access.url}/sandbox/${encodeURIComponent(sandboxId)}`
+  const link = await ideCall<JoinLinkView>(access, 'POST', `/sandboxes/${sandboxId}/join-links`, {
+    student,
+    className,
+  })
+  return joinUrl(access, link)
 }
 
 /**
@@ -75,7 +108,11 @@ export async function startClass(
         metadata: { class: options.className, student },
       })
       const { sandboxID } = (await res.json()) as { sandboxID: string }
-      return { student, sandboxId: sandboxID, ideUrl: ideUrl(access, sandboxID) }
+      return {
+        student,
+        sandboxId: sandboxID,
+        ideUrl: await studentUrl(access, sandboxID, student, options.className),
+      }
     }),
   )
   const sandboxes: StudentSandbox[] = []
@@ -92,8 +129,14 @@ export async function startClass(
   return { sandboxes, failures }
 }
 
-/** The sandboxes of a class (running or paused), by student name. */
+/**
+ * The sandboxes of a class (running or paused), by student name, each with its student's join
+ * link (made now for a student who has none) and whether it was opened.
+ */
 export async function listClass(access: PlatformAccess, className: string): Promise<StudentSandbox[]> {
+  const links = access.ideToken
+    ? await ideCall<JoinLinkView[]>(access, 'GET', `/join-links?${new URLSearchParams({ class: className })}`)
+    : []
   const found: StudentSandbox[] = []
   let next: string | null = null
   do {
@@ -105,10 +148,14 @@ export async function listClass(access: PlatformAccess, className: string): Prom
     const res = await call(access, 'GET', `/v2/sandboxes?${query}`)
     const rows = (await res.json()) as { sandboxID: string; metadata: Record<string, string> }[]
     for (const row of rows) {
+      const student = row.metadata.student ?? ''
+      // The latest link of the sandbox: an earlier one may have been replaced.
+      const link = links.filter((l) => l.sandboxId === row.sandboxID).at(-1)
       found.push({
-        student: row.metadata.student ?? '',
+        student,
         sandboxId: row.sandboxID,
-        ideUrl: ideUrl(access, row.sandboxID),
+        ideUrl: link ? joinUrl(access, link) : await studentUrl(access, row.sandboxID, student, className),
+        ...(link?.claimedAt ? { joinedAt: link.claimedAt } : {}),
       })
     }
     next = res.headers.get('X-Next-Token')

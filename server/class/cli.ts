@@ -16,7 +16,10 @@ const usage = `Usage: npm run class -- --template ID (--students N | --names a,b
        npm run class -- --list NAME | --end NAME
 
 Creates one sandbox per student from a template (a folder of labs/, e.g. python-basics) through
-the platform API of a running stack (npm start), and prints each student's IDE address.
+the platform API of a running stack (npm start), and prints each student's join link: it opens
+that student's sandbox, and nothing else, in one browser (the first to open it). On another
+machine's browser the stack must be reachable, e.g. npm start -- --host 0.0.0.0 --domain NAME,
+and the links must name that address (--public-url https://NAME:8787).
 
 Options:
   --template ID     template of every sandbox
@@ -24,9 +27,10 @@ Options:
   --names a,b,c     the students' names instead
   --class NAME      name of the class, to list or end it later (default: the template's id)
   --timeout S       seconds before a sandbox pauses (default 14400: four hours)
-  --list NAME       print the sandboxes of a class
+  --list NAME       print the sandboxes of a class and their links (opened or not)
   --end NAME        kill every sandbox of a class (their files are deleted)
   --url URL         the stack (default: http://127.0.0.1:$PORT, or :8787)
+  --public-url URL  where students' browsers reach the stack, for the links (default: --url)
   --api-key KEY     platform API key (default: $SANDBOX_API_KEY, or the key in the data folder)
   --data DIR        the stack's data folder, for its API key (default: $SANDBOX_DATA_DIR or .data)
   -h, --help        show this help
@@ -49,16 +53,18 @@ function apiKey(given: string | undefined, dataDir: string): string {
   }
 }
 
-/** The stack's IDE token when its data folder has one, so the printed addresses open signed in. */
+/** The stack's IDE token when its data folder has one: it makes the students' join links. */
 function ideToken(dataDir: string): { ideToken?: string } {
   return existsSync(join(dataDir, ideTokenFileName)) ? { ideToken: new IdeToken(dataDir).current() } : {}
 }
 
 function printTable(rows: StudentSandbox[]): void {
   const width = Math.max(7, ...rows.map((r) => r.student.length))
-  console.log(`${'Student'.padEnd(width)}  Sandbox               IDE`)
-  for (const row of rows)
-    console.log(`${row.student.padEnd(width)}  ${row.sandboxId.padEnd(20)}  ${row.ideUrl}`)
+  console.log(`${'Student'.padEnd(width)}  Sandbox               Join link`)
+  for (const row of rows) {
+    const opened = row.joinedAt ? `  (opened ${row.joinedAt})` : ''
+    console.log(`${row.student.padEnd(width)}  ${row.sandboxId.padEnd(20)}  ${row.ideUrl}${opened}`)
+  }
 }
 
 let values: ReturnType<typeof parseArgs>['values']
@@ -74,6 +80,7 @@ try {
       list: { type: 'string' },
       end: { type: 'string' },
       url: { type: 'string' },
+      'public-url': { type: 'string' },
       'api-key': { type: 'string' },
       data: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -94,6 +101,7 @@ const access: PlatformAccess = {
   url: (text('url') ?? `http://127.0.0.1:${process.env.PORT ?? 8787}`).replace(/\/$/, ''),
   apiKey: apiKey(text('api-key'), dataDir),
   ...ideToken(dataDir),
+  ...(text('public-url') ? { publicUrl: (text('public-url') as string).replace(/\/$/, '') } : {}),
 }
 
 try {

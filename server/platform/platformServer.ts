@@ -9,6 +9,7 @@ import { settleUnreadBody } from '../http/settleUnreadBody'
 import { envdVersion } from '../runtime/version'
 import { IdeCredentials } from './access/ideCredentials'
 import { IdeToken } from './access/ideToken'
+import { JoinLinks } from './access/joinLinks'
 import { isPlatformApiPath, platformApi } from './api/platformApi'
 import { platformApiKey } from './apiKey'
 import { defaultSandboxId } from './defaultSandbox'
@@ -20,10 +21,10 @@ import { ideSite } from './ideSite'
 import { createSandboxLauncher } from './launcher/createSandboxLauncher'
 import type { SandboxLauncher } from './launcher/sandboxLauncher'
 import { SandboxManager } from './sandboxManager'
-import { sandboxRouter, sandboxTarget } from './sandboxRouter'
+import { sandboxRouter, sandboxTargets } from './sandboxRouter'
 import { SandboxStore } from './sandboxStore'
 import { TemplateCatalog } from './templates/templateCatalog'
-import { type LocalCertificate, localCertificate } from './tls/localCertificate'
+import { certificateFromFiles, type LocalCertificate, localCertificate } from './tls/localCertificate'
 import { type SecureServer, secureServer } from './tls/secureServer'
 
 /** A started platform. */
@@ -59,13 +60,12 @@ export async function startPlatform(
   const ideToken = new IdeToken(config.dataDir)
   ideToken.current()
   let listeningPort = config.port
-  const credentials = new IdeCredentials({
-    token: () => ideToken.current(),
-    port: () => listeningPort,
-    secure: config.tls === true,
-  })
   // Before any sandbox starts, so a missing openssl stops the start cleanly.
-  const certificate = config.tls ? localCertificate(config.dataDir) : undefined
+  const certificate = config.tlsFiles
+    ? certificateFromFiles(config.tlsFiles, config.domain)
+    : config.tls
+      ? localCertificate(config.dataDir, config.domain)
+      : undefined
   if (certificate?.generated) log(`tls: made a self-signed certificate in ${certificate.certPath}`)
   const launcher = await createSandboxLauncher({
     projectRoot,
@@ -91,8 +91,16 @@ export async function startPlatform(
     disks,
   })
   manager.restore()
+  const joinLinks = new JoinLinks(config.dataDir, (id) => manager.has(id))
+  const credentials = new IdeCredentials({
+    token: () => ideToken.current(),
+    port: () => listeningPort,
+    secure: config.tls === true,
+    joinLinks,
+  })
   const api = platformApi(manager, { apiKey: key, envdVersion, isolation: launcher.isolation, log })
   const router = sandboxRouter(manager, { httpTunnel: !config.noHttpTunnel })
+  const sandboxTarget = sandboxTargets(config.domain)
   const ide = ideApi({
     manager,
     templates,
@@ -100,7 +108,9 @@ export async function startPlatform(
     disks,
     envdVersion,
     host: config.host,
+    ...(config.domain ? { domain: config.domain } : {}),
     credentials,
+    joinLinks,
     dataDir: config.dataDir,
     defaultSandboxTimeout: config.defaultSandboxTimeout,
     defaultSandboxId: () => defaultSandboxId(config.dataDir, manager),
@@ -147,7 +157,7 @@ export async function startPlatform(
   const { port } = server.address() as AddressInfo
   listeningPort = port
   policy = embedPolicy(config, `${certificate ? 'https' : 'http'}://${demoHostName}:${port}`)
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host
+  const host = config.domain ?? (config.host.includes(':') ? `[${config.host}]` : config.host)
   return {
     server,
     url: `${certificate ? 'https' : 'http'}://${host}:${port}`,

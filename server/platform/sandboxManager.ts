@@ -103,6 +103,11 @@ export class SandboxManager {
   }
 
   /** One sandbox; 404 when unknown. */
+  /** Whether a sandbox of this id exists (running or paused). */
+  has(id: string): boolean {
+    return this.entries.has(id)
+  }
+
   get(id: string): SandboxRecord {
     return this.entry(id).record
   }

@@ -17,30 +17,38 @@ export interface SandboxTarget {
 /** Connection-shard labels `s1.` to `s64.` in front of a sandbox host. */
 const shardLabel = /^s([1-9]|[1-5]\d|6[0-4])$/
 
+/** Escapes a name for use inside a regular expression. */
+const literal = (name: string) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
 /**
- * The sandbox a request addresses: by host name `{port}-{sandboxID}.localhost` (every browser
- * resolves `*.localhost` to loopback), or by the `E2b-Sandbox-Id` / `E2b-Sandbox-Port` headers
- * on the platform's own host, as the e2b SDK sends them when `E2B_SANDBOX_URL` is set.
+ * Finds the sandbox a request addresses: by host name `{port}-{sandboxID}.localhost` (every
+ * browser resolves `*.localhost` to loopback) or `{port}-{sandboxID}.{domain}` with `--domain`
+ * (a wildcard DNS name, E2B's addressing), or by the `E2b-Sandbox-Id` / `E2b-Sandbox-Port`
+ * headers on the platform's own host, as the e2b SDK sends them when `E2B_SANDBOX_URL` is set.
  * A shard label in front, `s{N}.{port}-{sandboxID}.localhost`, routes the same: browsers allow
  * six HTTP/1.1 connections per host name and every open stream holds one, so the IDE spreads
  * its long-lived streams over several names.
- * Undefined when the request is for the platform itself.
+ * The finder answers undefined when the request is for the platform itself.
  */
-export function sandboxTarget(req: IncomingMessage): SandboxTarget | undefined {
-  const host = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '')
-  // Anything shaped like a sandbox host is one; a malformed id then gets the router's 502.
-  const byHost = host.match(/^(?:([^.]*)\.)?(\d{1,5})-(.+)\.localhost$/)
-  if (byHost) {
-    const [, label, port, id] = byHost
-    // An unknown label names no sandbox; it must not fall through to the IDE's pages.
-    const sandboxId =
-      label === undefined || shardLabel.test(label) ? (id as string) : `${label}.${port}-${id}`
-    return { port: Number(port), sandboxId }
+export function sandboxTargets(domain?: string): (req: IncomingMessage) => SandboxTarget | undefined {
+  const suffix = domain ? `(?:localhost|${literal(domain)})` : 'localhost'
+  const sandboxHost = new RegExp(`^(?:([^.]*)\\.)?(\\d{1,5})-(.+)\\.${suffix}$`)
+  return (req) => {
+    const host = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '')
+    // Anything shaped like a sandbox host is one; a malformed id then gets the router's 502.
+    const byHost = host.match(sandboxHost)
+    if (byHost) {
+      const [, label, port, id] = byHost
+      // An unknown label names no sandbox; it must not fall through to the IDE's pages.
+      const sandboxId =
+        label === undefined || shardLabel.test(label) ? (id as string) : `${label}.${port}-${id}`
+      return { port: Number(port), sandboxId }
+    }
+    const id = req.headers['e2b-sandbox-id']
+    if (typeof id !== 'string') return undefined
+    const port = Number(req.headers['e2b-sandbox-port'] ?? envdPort)
+    return { sandboxId: id, port: Number.isInteger(port) ? port : -1 }
   }
-  const id = req.headers['e2b-sandbox-id']
-  if (typeof id !== 'string') return undefined
-  const port = Number(req.headers['e2b-sandbox-port'] ?? envdPort)
-  return { sandboxId: id, port: Number.isInteger(port) ? port : -1 }
 }
 
 /** E2B's 502 body for a sandbox, or a port of it, that cannot be reached. */

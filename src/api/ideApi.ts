@@ -3,6 +3,7 @@
 
 import type {
   EmbedConfig,
+  JoinAnswer,
   RemoteInfo,
   SandboxSummary,
   SandboxUsage,
@@ -91,7 +92,13 @@ export const ideApi = {
     const { pageKey } = await call<SignInAnswer>('POST', '/auth', { token })
     keepPageKey(pageKey)
   },
-  /** Resolves when this browser is signed in; an ApiError with status 401 when it is not. */
+  /** Trades a student's join link for this browser's session of one sandbox; answers the sandbox. */
+  join: async (token: string): Promise<string> => {
+    const { pageKey, sandboxId } = await call<JoinAnswer>('POST', '/join', { token })
+    keepPageKey(pageKey)
+    return sandboxId
+  },
+  /** Who this browser is signed in as; an ApiError with status 401 when it is not. */
   signedIn: () => call<SignedInAnswer>('GET', '/auth'),
   stack: () => call<StackInfo>('GET', '/stack'),
   sandboxes: () => call<SandboxSummary[]>('GET', '/sandboxes'),

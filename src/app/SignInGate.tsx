@@ -1,12 +1,22 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { type FormEvent, type ReactNode, useState } from 'react'
+import { type FormEvent, type ReactNode, useEffect, useState } from 'react'
+import type { SignedInAnswer } from '../contract/ideApiTypes'
 import { localStack } from '../sandbox/localStack'
 import { Splash } from '../ui/Splash'
-import { signInFromAddress, tokenFrom } from './signIn'
+import { navigate, pathFor } from './route'
+import { CallerContext, signInFromAddress, tokenFrom } from './signIn'
 
 const signInKey = ['ide-sign-in']
 
-/** Shows its children once this browser is signed in to the local stack; until then, how to sign in. */
+/** The page a student's sign-in may show: their own sandbox's. */
+function studentPath(who: SignedInAnswer | undefined): string | undefined {
+  return who?.role === 'student' ? pathFor({ source: 'local', sandboxId: who.sandboxId }) : undefined
+}
+
+/**
+ * Shows its children once this browser is signed in to the local stack; until then, how to sign
+ * in. A student is taken to their own sandbox from any other page (the picker, `/`, `/join`).
+ */
 export function SignInGate({ children }: { children: ReactNode }) {
   const state = useQuery({
     queryKey: signInKey,
@@ -14,9 +24,15 @@ export function SignInGate({ children }: { children: ReactNode }) {
     retry: false,
     staleTime: Infinity,
   })
-  if (state.isPending) return <Splash text="Signing in…" />
+  const who = state.data?.signedIn ? state.data.who : undefined
+  const ownPath = studentPath(who)
+  const elsewhere = ownPath !== undefined && location.pathname !== ownPath
+  useEffect(() => {
+    if (ownPath !== undefined && elsewhere) navigate(ownPath, { replace: true })
+  }, [ownPath, elsewhere])
+  if (state.isPending || elsewhere) return <Splash text="Signing in…" />
   if (state.data?.signedIn === false) return <SignInPage reason={state.data.reason} />
-  return children
+  return <CallerContext.Provider value={who}>{children}</CallerContext.Provider>
 }
 
 /** Where the link is, and a field to paste it into. */
@@ -43,9 +59,12 @@ function SignInPage({ reason }: { reason: string }) {
     <main className="sign-in" aria-labelledby="sign-in-title">
       <h2 id="sign-in-title">Open the IDE with its link</h2>
       <p>
-        This IDE runs on the machine of whoever started it, and only their link opens it. Look in the terminal
-        where <code>npm start</code> runs for the line <strong>Open the IDE:</strong>; its address ends in{' '}
-        <code>#token=…</code>.
+        In a class, open the join link your teacher gave you; it opens your own sandbox, once, in one browser.
+      </p>
+      <p>
+        Otherwise this IDE runs on the machine of whoever started it, and only their link opens it. Look in
+        the terminal where <code>npm start</code> runs for the line <strong>Open the IDE:</strong>; its
+        address ends in <code>#token=…</code>.
       </p>
       <p>
         Lost it? <code>npm run ide-link</code> prints it again, and <code>npm run ide-link -- --rotate</code>{' '}

@@ -16,6 +16,7 @@ import { workbenchCommands } from './commands'
 import { labCommands } from './labCommands'
 import { useLayoutStore, usePanelVisibility } from './layoutStore'
 import { navigate } from './route'
+import { useOneSandboxOnly } from './signIn'
 import { useGlobalShortcuts } from './useGlobalShortcuts'
 
 // Fetched when first wanted: the palette (cmdk and its dialog) and a lab's panel.
@@ -42,13 +43,17 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: 'lig
   const setTheme = useThemeStore((s) => s.setChoice)
   const toggle = useLayoutStore((s) => s.toggle)
   const labSnap = useExternalStore(lab ?? noLab)
+  // A student's sign-in opens this sandbox only: no way to the picker.
+  const oneSandboxOnly = useOneSandboxOnly()
   // biome-ignore lint/correctness/useExhaustiveDependencies: commands follow the session's and the lab's state
   const commands = useMemo(
     () => [
-      ...workbenchCommands(session, layoutKey, terminals, () => setPaletteOpen(true), editor),
+      ...workbenchCommands(session, layoutKey, terminals, () => setPaletteOpen(true), editor).filter(
+        (command) => !(oneSandboxOnly && command.id === 'sandbox.switch'),
+      ),
       ...labCommands(lab),
     ],
-    [session, layoutKey, terminals, snap, editor, lab, labSnap],
+    [session, layoutKey, terminals, snap, editor, lab, labSnap, oneSandboxOnly],
   )
   const shortcuts = useMemo(
     () => [
@@ -66,9 +71,11 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: 'lig
   return (
     <div className="workbench">
       <SandboxToolbar session={session}>
-        <button type="button" onClick={() => navigate('/sandbox')}>
-          Sandboxes
-        </button>
+        {!oneSandboxOnly && (
+          <button type="button" onClick={() => navigate('/sandbox')}>
+            Sandboxes
+          </button>
+        )}
         <button type="button" onClick={() => setPaletteOpen(true)} aria-keyshortcuts="Control+Shift+P">
           Commands
         </button>

@@ -6,14 +6,13 @@ import type { SandboxSession } from '../sandbox/SandboxSession'
 import { reportErrors } from '../ui/notifications'
 import { type ThemeChoice, useThemeStore } from '../ui/themeStore'
 import { useLayoutStore } from './layoutStore'
+import { navigate } from './route'
 
 const predictiveEchoTitles = {
   off: 'off',
   auto: 'on a slow link (auto: a sandbox across a network, echo above 30 ms)',
   always: 'always',
 } as const
-
-import { navigate } from './route'
 
 /** One action of the command palette. */
 export interface Command {

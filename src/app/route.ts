@@ -31,6 +31,8 @@ export function parseRoute(path: string): Route {
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent)
   if (parts.length === 0) return { page: 'default' }
   if (parts[0] === 'embed' && parts.length === 1) return { page: 'embed' }
+  // A student's join link: signing in takes the student on to their sandbox.
+  if (parts[0] === 'join' && parts.length === 1) return { page: 'default' }
   // /sandboxes is the E2B platform API's path on the same server, so the picker lives at /sandbox.
   if (parts[0] === 'sandbox' && parts.length === 1) return { page: 'picker' }
   if (parts[0] === 'sandbox' && parts[1])
@@ -64,10 +66,11 @@ const subscribe = (listener: () => void) => {
   }
 }
 
-/** Goes to a path without reloading the page. */
-export function navigate(path: string): void {
+/** Goes to a path without reloading the page; `replace` leaves no history entry for the page left. */
+export function navigate(path: string, { replace = false } = {}): void {
   if (path === location.pathname) return
-  history.pushState(null, '', path)
+  if (replace) history.replaceState(null, '', path)
+  else history.pushState(null, '', path)
   for (const listener of listeners) listener()
 }
 

@@ -1,3 +1,5 @@
+import { createContext, useContext } from 'react'
+import type { SignedInAnswer } from '../contract/ideApiTypes'
 import { localStack } from '../sandbox/localStack'
 import { sandboxError } from '../sandbox/sandboxError'
 
@@ -17,23 +19,40 @@ function takeTokenFromAddress(): string | undefined {
   return token
 }
 
-/** What the page knows about its sign-in to the local stack. */
-export type SignInState = { signedIn: true } | { signedIn: false; reason: string }
+/**
+ * What the page knows about its sign-in to the local stack: who it is signed in as (unknown
+ * when the stack could not say), or why it is not.
+ */
+export type SignInState = { signedIn: true; who?: SignedInAnswer } | { signedIn: false; reason: string }
+
+/** The path of a student's join link: `/join#token=…`. */
+export const joinPath = '/join'
 
 /**
- * Signs this browser in with the token of the address it was opened with, if any, then asks the
- * stack whether it is signed in. Only a 401 means no: a stack that cannot be reached, or a page
- * served without one, is left to the pages to report.
+ * Signs this browser in with the token of the address it was opened with, if any (the IDE's
+ * link, or a student's join link on /join), then asks the stack who it is signed in as. Only a
+ * 401 means no: a stack that cannot be reached, or a page served without one, is left to the
+ * pages to report.
  */
 export async function signInFromAddress(): Promise<SignInState> {
   try {
     const token = takeTokenFromAddress()
-    if (token !== undefined) await localStack.signIn(token)
-    await localStack.signedIn()
-    return { signedIn: true }
+    if (token !== undefined) {
+      if (location.pathname === joinPath) await localStack.join(token)
+      else await localStack.signIn(token)
+    }
+    return { signedIn: true, who: await localStack.signedIn() }
   } catch (err) {
     const failure = sandboxError(err)
     if (failure.kind === 'signed-out') return { signedIn: false, reason: failure.message }
     return { signedIn: true }
   }
+}
+
+/** Who the page is signed in as, under a SignInGate (undefined elsewhere, or when unknown). */
+export const CallerContext = createContext<SignedInAnswer | undefined>(undefined)
+
+/** True when this browser's sign-in opens one sandbox only (a student's join link). */
+export function useOneSandboxOnly(): boolean {
+  return useContext(CallerContext)?.role === 'student'
 }

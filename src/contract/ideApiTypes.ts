@@ -77,9 +77,32 @@ export interface SignInAnswer {
   pageKey: string
 }
 
-/** GET /ide/api/auth, for a signed-in browser or a tool with the IDE's token. */
-export interface SignedInAnswer {
-  signedIn: true
+/**
+ * GET /ide/api/auth, for a signed-in browser or a tool with the IDE's token: the owner (who
+ * started the stack, or a teacher with its token) sees everything; a student, one sandbox.
+ */
+export type SignedInAnswer =
+  | { signedIn: true; role: 'owner' }
+  | { signedIn: true; role: 'student'; sandboxId: string; student: string }
+
+/** POST /ide/api/join: a student's join link traded for this browser's session (the cookie is the other half). */
+export interface JoinAnswer {
+  pageKey: string
+  /** The one sandbox the session opens. */
+  sandboxId: string
+}
+
+/** A join link, as the teacher sees it (`POST /ide/api/sandboxes/{id}/join-links`, `GET /ide/api/join-links`). */
+export interface JoinLinkView {
+  id: string
+  sandboxId: string
+  student: string
+  className?: string
+  /** The link's secret; the address is `{IDE origin}/join#token={token}`. */
+  token: string
+  expiresAt: string
+  /** When the student opened it (it opens nothing after that). */
+  claimedAt?: string
 }
 
 /** Every error answer of the IDE API (and of the platform API), as E2B's. */

@@ -3,6 +3,7 @@ import type {
   EmbedConfig,
   RemoteInfo,
   SandboxSummary,
+  SignedInAnswer,
   StackInfo,
   TemplateSummary,
 } from '../contract/ideApiTypes'
@@ -29,6 +30,8 @@ export const localStack = {
   embedPolicy: (): Promise<EmbedConfig> => mapped(ideApi.embedConfig),
   /** Trades the token of the IDE's link for this browser's sign-in. */
   signIn: (token: string): Promise<void> => mapped(() => ideApi.signIn(token)),
-  /** Resolves when this browser is signed in. */
-  signedIn: (): Promise<void> => mapped(async () => void (await ideApi.signedIn())),
+  /** Trades a student's join link for this browser's session; answers the sandbox it opens. */
+  join: (token: string): Promise<string> => mapped(() => ideApi.join(token)),
+  /** Who this browser is signed in as. */
+  signedIn: (): Promise<SignedInAnswer> => mapped(ideApi.signedIn),
 }

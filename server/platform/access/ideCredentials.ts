@@ -1,6 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { PlatformError } from '../platformError'
+import type { JoinLink, JoinLinks } from './joinLinks'
 
 /** The request header a signed-in page sends its page key in. */
 export const pageKeyHeader = 'x-sandbox-ide-key'
@@ -20,7 +21,17 @@ export interface IdeCredentialOptions {
   port: () => number
   /** Served over TLS: the cookie is sent over HTTPS only. */
   secure: boolean
+  /** Students' links; without them only the owner's token signs in. */
+  joinLinks?: JoinLinks
 }
+
+/**
+ * Who is asking: the person who started the stack (or holds its token: the teacher), or a
+ * student whose join link opens one sandbox.
+ */
+export type Caller = { role: 'owner' } | { role: 'student'; link: JoinLink }
+
+const owner: Caller = { role: 'owner' }
 
 const derive = (token: string, purpose: string) =>
   createHmac('sha256', token).update(`sandbox-ide ${purpose} v1`).digest('base64url')
@@ -56,33 +67,82 @@ export class IdeCredentials {
     return `sandbox_ide_${this.options.port()}`
   }
 
-  /** Throws 401 unless the request carries the token, or a signed-in browser's cookie and page key. */
+  /** The cookie a student's browser holds on this stack's port. */
+  get studentCookieName(): string {
+    return `sandbox_student_${this.options.port()}`
+  }
+
+  /** Throws 401 unless the request comes from the owner: the token, or a signed-in browser's cookie and page key. */
   require(req: IncomingMessage): void {
+    if (this.identify(req).role !== 'owner')
+      throw new PlatformError(401, `a student's sign-in does not open this: ${whereTheLinkIs}`)
+  }
+
+  /**
+   * Who sent the request: the owner (the token as a Bearer, or the owner's cookie and page key)
+   * or a student (a join link's cookie and page key). Throws 401 for anyone else.
+   */
+  identify(req: IncomingMessage): Caller {
     const token = this.options.token()
     const authorization = req.headers.authorization
     if (authorization !== undefined) {
       const bearer = /^Bearer\s+(\S+)$/i.exec(authorization)?.[1]
-      if (bearer && sameSecret(bearer, token)) return
+      if (bearer && sameSecret(bearer, token)) return owner
       throw new PlatformError(
         401,
         `the Authorization header does not carry this stack's IDE token: ${whereTheLinkIs}`,
       )
     }
-    const cookie = cookieValue(req, this.cookieName)
     const pageKey = req.headers[pageKeyHeader]
-    if (cookie === undefined && pageKey === undefined)
+    const ownerCookie = cookieValue(req, this.cookieName)
+    const studentCookie = cookieValue(req, this.studentCookieName)
+    if (ownerCookie === undefined && studentCookie === undefined && pageKey === undefined)
       throw new PlatformError(401, `this browser is not signed in to the IDE: ${whereTheLinkIs}`)
-    if (
-      cookie !== undefined &&
-      typeof pageKey === 'string' &&
-      sameSecret(cookie, derive(token, 'cookie')) &&
-      sameSecret(pageKey, derive(token, 'page key'))
-    )
-      return
+    if (typeof pageKey === 'string') {
+      if (
+        ownerCookie !== undefined &&
+        sameSecret(ownerCookie, derive(token, 'cookie')) &&
+        sameSecret(pageKey, derive(token, 'page key'))
+      )
+        return owner
+      const student = this.student(studentCookie, pageKey)
+      if (student) return student
+    }
+    if (studentCookie !== undefined && ownerCookie === undefined)
+      throw new PlatformError(
+        401,
+        "this browser's join link no longer opens a sandbox (it was revoked, or used again elsewhere): ask your teacher for a new link",
+      )
     throw new PlatformError(
       401,
       `this browser's sign-in is not valid (the IDE's token may have been rotated): ${whereTheLinkIs}`,
     )
+  }
+
+  /** The student whose session the cookie and page key prove, if they do. */
+  private student(cookie: string | undefined, pageKey: string): Caller | undefined {
+    const dot = cookie?.indexOf('.') ?? -1
+    if (!cookie || dot < 1 || !this.options.joinLinks) return undefined
+    const sessionSecret = cookie.slice(dot + 1)
+    const link = this.options.joinLinks.session(cookie.slice(0, dot), sessionSecret)
+    return link && sameSecret(pageKey, derive(sessionSecret, 'page key'))
+      ? { role: 'student', link }
+      : undefined
+  }
+
+  /**
+   * Trades a student's join link for a session of this browser: sets the student's cookie (for
+   * `cookiePath` on this host) and returns the page key its page must keep, and the sandbox the
+   * link opens. Throws 401 for a token that opens nothing.
+   */
+  join(res: ServerResponse, token: string, cookiePath: string): { pageKey: string; sandboxId: string } {
+    if (!this.options.joinLinks) throw new PlatformError(401, 'this stack has no join links')
+    const { link, sessionSecret } = this.options.joinLinks.claim(token)
+    res.setHeader(
+      'Set-Cookie',
+      this.cookie(this.studentCookieName, `${link.id}.${sessionSecret}`, cookiePath, signedInSeconds),
+    )
+    return { pageKey: derive(sessionSecret, 'page key'), sandboxId: link.sandboxId }
   }
 
   /**
@@ -96,12 +156,15 @@ export class IdeCredentials {
         401,
         `this link's token is not the IDE's (it may have been rotated): ${whereTheLinkIs}`,
       )
-    res.setHeader('Set-Cookie', this.cookie(derive(current, 'cookie'), cookiePath, signedInSeconds))
+    res.setHeader(
+      'Set-Cookie',
+      this.cookie(this.cookieName, derive(current, 'cookie'), cookiePath, signedInSeconds),
+    )
     return { pageKey: derive(current, 'page key') }
   }
 
-  private cookie(value: string, path: string, maxAge: number): string {
+  private cookie(name: string, value: string, path: string, maxAge: number): string {
     const secure = this.options.secure ? '; Secure' : ''
-    return `${this.cookieName}=${value}; Path=${path}; Max-Age=${maxAge}; HttpOnly; SameSite=Strict${secure}`
+    return `${name}=${value}; Path=${path}; Max-Age=${maxAge}; HttpOnly; SameSite=Strict${secure}`
   }
 }

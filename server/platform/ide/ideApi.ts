@@ -1,6 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { EmbedConfig, SignedInAnswer, SignInAnswer, StackInfo } from '../../../src/contract/ideApiTypes'
-import type { IdeCredentials } from '../access/ideCredentials'
+import type {
+  EmbedConfig,
+  JoinAnswer,
+  SignedInAnswer,
+  SignInAnswer,
+  StackInfo,
+} from '../../../src/contract/ideApiTypes'
+import { FailureLimiter } from '../access/failureLimiter'
+import type { Caller, IdeCredentials } from '../access/ideCredentials'
+import type { JoinLinks } from '../access/joinLinks'
 import { readJsonBody, sendError, sendJson } from '../api/httpJson'
 import type { SandboxDisks } from '../disk/sandboxDisks'
 import type { EmbedPolicy } from '../embed/embedPolicy'
@@ -11,6 +19,7 @@ import type { TemplateCatalog } from '../templates/templateCatalog'
 import { guardIdeRequest } from './ideRequestGuard'
 import type { IdeRoute } from './ideRoute'
 import { signInBody } from './ideSchemas'
+import { joinLinkRoutes } from './joinLinkRoutes'
 import { localSandboxRoutes } from './localSandboxRoutes'
 import { remoteRoutes } from './remoteRoutes'
 import { RemoteStore } from './remoteStore'
@@ -24,10 +33,13 @@ export interface IdeApiOptions {
   launcher: Pick<SandboxLauncher, 'isolation' | 'network' | 'system' | 'limits' | 'freezer' | 'warning'>
   disks: Pick<SandboxDisks, 'kind' | 'warning'>
   envdVersion: string
-  /** The platform's --host: the one name besides loopback names the API answers on. */
+  /** The platform's --host and --domain: the names besides loopback names the API answers on. */
   host: string
+  domain?: string
   /** Who may call it: every route but signing in and the embed policy needs them. */
   credentials: IdeCredentials
+  /** The students' join links the owner gives out. */
+  joinLinks: JoinLinks
   /** Where remotes.json lives. */
   dataDir: string
   /** Timeout of sandboxes the IDE creates or resumes without one (seconds). */
@@ -52,6 +64,13 @@ function findRoute(routes: IdeRoute[], path: string): { route: IdeRoute; params:
   return undefined
 }
 
+/** Throws 403 unless the caller may use the route: the owner always, a student where it says so. */
+function mayCall(caller: Caller, route: IdeRoute, params: string[]): void {
+  if (caller.role === 'owner' || route.students === 'any') return
+  if (route.students === 'own-sandbox' && params[0] === caller.link.sandboxId) return
+  throw new PlatformError(403, "a student's join link opens their own sandbox only")
+}
+
 /**
  * The API the IDE's own page calls on its platform: the stack, the local sandboxes, and E2B
  * remotes whose keys never leave this server. Every request must prove it comes from the person
@@ -65,8 +84,19 @@ export function ideApi(options: IdeApiOptions) {
     open: true,
     methods: {
       GET: async (req, res) => {
-        credentials.require(req)
-        sendJson(res, 200, { signedIn: true } satisfies SignedInAnswer)
+        const caller = credentials.identify(req)
+        sendJson(
+          res,
+          200,
+          (caller.role === 'owner'
+            ? { signedIn: true, role: 'owner' }
+            : {
+                signedIn: true,
+                role: 'student',
+                sandboxId: caller.link.sandboxId,
+                student: caller.link.student,
+              }) satisfies SignedInAnswer,
+        )
       },
       POST: async (req, res) => {
         const { token } = await readJsonBody(req, signInBody)
@@ -74,10 +104,22 @@ export function ideApi(options: IdeApiOptions) {
       },
     },
   }
+  // A student's join link, traded once for this browser's session.
+  const join: IdeRoute = {
+    pattern: /^\/join$/,
+    open: true,
+    methods: {
+      POST: async (req, res) => {
+        const { token } = await readJsonBody(req, signInBody)
+        sendJson(res, 200, credentials.join(res, token, prefix) satisfies JoinAnswer)
+      },
+    },
+  }
   const stack: IdeRoute = {
     pattern: /^\/stack$/,
+    students: 'any',
     methods: {
-      GET: async (_req, res) => {
+      GET: async (_req, res, _params, caller) => {
         sendJson(res, 200, {
           isolation: launcher.isolation,
           network: launcher.network,
@@ -94,7 +136,8 @@ export function ideApi(options: IdeApiOptions) {
           freezer: launcher.freezer,
           ...(launcher.warning ? { warning: launcher.warning } : {}),
           envdVersion,
-          defaultSandboxId: options.defaultSandboxId(),
+          // The owner's own sandbox is none of a student's business.
+          defaultSandboxId: caller?.role === 'owner' ? options.defaultSandboxId() : null,
         } satisfies StackInfo)
       },
     },
@@ -108,6 +151,7 @@ export function ideApi(options: IdeApiOptions) {
   }
   const routes: IdeRoute[] = [
     auth,
+    join,
     stack,
     embed,
     ...localSandboxRoutes({
@@ -116,27 +160,36 @@ export function ideApi(options: IdeApiOptions) {
       envdVersion,
       defaultSandboxId: options.defaultSandboxId,
       defaultTimeoutSeconds: options.defaultSandboxTimeout,
+      ...(options.domain ? { domain: options.domain } : {}),
     }),
+    ...joinLinkRoutes({ joinLinks: options.joinLinks, manager: options.manager }),
     ...remoteRoutes(new RemoteStore(options.dataDir), options.log),
   ]
+  const limiter = new FailureLimiter()
 
   return async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
+    const peer = req.socket.remoteAddress
     try {
-      guardIdeRequest(req, options.host)
+      guardIdeRequest(req, options.host, options.domain)
+      limiter.check(peer)
       const path = url.pathname.slice(prefix.length).replace(/\/$/, '') || '/'
       const found = findRoute(routes, path)
       // Before saying what exists: a caller without the credential learns nothing but 401.
-      if (!found?.route.open) credentials.require(req)
+      const caller = found?.route.open ? undefined : credentials.identify(req)
       if (!found) throw new PlatformError(404, `no such endpoint: ${req.method} ${url.pathname}`)
+      if (caller) mayCall(caller, found.route, found.params)
       const handler = found.route.methods[req.method ?? '']
       if (!handler) {
         res.setHeader('Allow', Object.keys(found.route.methods).join(', '))
         throw new PlatformError(405, `method ${req.method} is not allowed on ${url.pathname}`)
       }
-      await handler(req, res, found.params)
+      await handler(req, res, found.params, caller)
     } catch (err) {
       if (err instanceof PlatformError) {
-        if (err.status === 401) res.setHeader('WWW-Authenticate', 'Bearer realm="sandbox-ide"')
+        if (err.status === 401) {
+          limiter.failed(peer)
+          res.setHeader('WWW-Authenticate', 'Bearer realm="sandbox-ide"')
+        }
         sendError(res, err.status, err.message)
         return
       }

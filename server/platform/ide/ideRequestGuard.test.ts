@@ -10,7 +10,7 @@ import { guardIdeRequest } from './ideRequestGuard'
 const hostRefused = {
   code: 403,
   message:
-    'the IDE API answers only on a loopback host name (localhost, 127.0.0.1, [::1]) or the configured --host',
+    'the IDE API answers only on a loopback host name (localhost, 127.0.0.1, [::1]), the configured --host or --domain',
 }
 
 describe('IDE API guard', () => {
@@ -57,11 +57,16 @@ describe('IDE API guard', () => {
     }
   })
 
-  it('answers on the configured --host too', () => {
+  it('answers on the configured --host and --domain too', () => {
     const req = (host: string) => ({ headers: { host, 'x-sandbox-ide': '1' } }) as unknown as IncomingMessage
     expect(() => guardIdeRequest(req('192.168.1.5:8787'), '192.168.1.5')).not.toThrow()
     expect(() => guardIdeRequest(req('[fd00::5]:8787'), 'fd00::5')).not.toThrow()
     expect(() => guardIdeRequest(req('192.168.1.6:8787'), '192.168.1.5')).toThrow(hostRefused.message)
+    expect(() => guardIdeRequest(req('class.test:8787'), '0.0.0.0', 'class.test')).not.toThrow()
+    // Not a name under it: those are sandboxes' names, never the IDE's.
+    expect(() => guardIdeRequest(req('x.class.test:8787'), '0.0.0.0', 'class.test')).toThrow(
+      hostRefused.message,
+    )
   })
 
   it('refuses a request without X-Sandbox-IDE: 1 with 403', async () => {

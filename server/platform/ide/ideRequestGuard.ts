@@ -13,13 +13,15 @@ const loopbackNames = new Set(['localhost', '127.0.0.1', '[::1]'])
  * custom header cannot be sent cross-origin without a preflight, which the IDE API never
  * answers with CORS; `Sec-Fetch-Site` lets a modern browser say where the request came from.
  */
-export function guardIdeRequest(req: IncomingMessage, configuredHost: string): void {
+export function guardIdeRequest(req: IncomingMessage, configuredHost: string, domain?: string): void {
   const host = browserHost(req.headers.host)
   const configured = configuredHost.includes(':') ? `[${configuredHost}]` : configuredHost
-  if (!host || !(loopbackNames.has(host.name) || host.name === configured.toLowerCase())) {
+  const known = (name: string) =>
+    loopbackNames.has(name) || name === configured.toLowerCase() || name === domain
+  if (!host || !known(host.name)) {
     throw new PlatformError(
       403,
-      'the IDE API answers only on a loopback host name (localhost, 127.0.0.1, [::1]) or the configured --host',
+      'the IDE API answers only on a loopback host name (localhost, 127.0.0.1, [::1]), the configured --host or --domain',
     )
   }
   const site = req.headers['sec-fetch-site']

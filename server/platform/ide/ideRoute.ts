@@ -1,15 +1,27 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Caller } from '../access/ideCredentials'
 
 /**
  * Answers one IDE API request, given what the route's pattern captured, in order (still
- * URL-encoded); throws a PlatformError for an error answer.
+ * URL-encoded), and who is asking (absent on open routes); throws a PlatformError for an error
+ * answer.
  */
-export type IdeHandler = (req: IncomingMessage, res: ServerResponse, params: string[]) => Promise<void>
+export type IdeHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  params: string[],
+  caller: Caller | undefined,
+) => Promise<void>
 
 /** A path pattern under /ide/api and the handler of each method it allows. */
 export interface IdeRoute {
   pattern: RegExp
   /** Answers without the IDE's credential: only for what hands out no token and changes nothing. */
   open?: boolean
+  /**
+   * What a student may call besides the owner: `own-sandbox` when the first parameter is the
+   * student's own sandbox, `any` for what holds nothing of anyone else's. Absent: the owner only.
+   */
+  students?: 'own-sandbox' | 'any'
   methods: Partial<Record<string, IdeHandler>>
 }

@@ -10,6 +10,23 @@ const seconds = z
 /** POST /ide/api/auth: the token from the IDE's link. */
 export const signInBody = z.strictObject({ token: z.string().min(1).max(256) })
 
+/** POST /ide/api/sandboxes/{id}/join-links (body optional): who it is for, how long it may wait. */
+export const joinLinkBody = z.strictObject({
+  student: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[\p{L}\p{N} ._'-]+$/u, "must be a name: letters, digits, spaces, . _ ' -")
+    .optional(),
+  className: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9._-]+$/, 'must be letters, digits, . _ -')
+    .optional(),
+  expiresInSeconds: seconds.optional(),
+})
+
 /** POST /ide/api/sandboxes (body optional); the template catalog judges the id itself. */
 export const createSandboxBody = z.strictObject({
   timeoutSeconds: seconds.optional(),

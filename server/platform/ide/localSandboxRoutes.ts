@@ -20,6 +20,8 @@ export interface LocalSandboxDeps {
   defaultSandboxId: () => string | null
   /** Timeout of sandboxes the IDE creates or resumes without one (seconds). */
   defaultTimeoutSeconds: number
+  /** --domain: sandboxes are reached under it by pages opened on it. */
+  domain?: string
 }
 
 function sandboxIdParam(params: string[]): string {
@@ -79,14 +81,16 @@ export function localSandboxRoutes(deps: LocalSandboxDeps): IdeRoute[] {
     },
     {
       pattern: /^\/sandboxes\/([^/]+)\/session$/,
+      students: 'own-sandbox',
       methods: {
         GET: async (req, res, params) => {
-          sendJson(res, 200, localSession(manager.get(sandboxIdParam(params)), req, envdVersion))
+          sendJson(res, 200, localSession(manager.get(sandboxIdParam(params)), req, envdVersion, deps.domain))
         },
       },
     },
     {
       pattern: /^\/sandboxes\/([^/]+)\/usage$/,
+      students: 'own-sandbox',
       methods: {
         GET: async (_req, res, params) => {
           sendJson(res, 200, latestUsage(manager.metricsOf(sandboxIdParam(params))) satisfies SandboxUsage)
@@ -95,6 +99,7 @@ export function localSandboxRoutes(deps: LocalSandboxDeps): IdeRoute[] {
     },
     {
       pattern: /^\/sandboxes\/([^/]+)\/pause$/,
+      students: 'own-sandbox',
       methods: {
         POST: async (_req, res, params) => {
           await manager.pause(sandboxIdParam(params))
@@ -104,18 +109,20 @@ export function localSandboxRoutes(deps: LocalSandboxDeps): IdeRoute[] {
     },
     {
       pattern: /^\/sandboxes\/([^/]+)\/resume$/,
+      students: 'own-sandbox',
       methods: {
         POST: async (req, res, params) => {
           const id = sandboxIdParam(params)
           const body = await readJsonBody(req, resumeSandboxBody, { optional: true })
           // Running: only a later timeout; paused: thawed, or a fresh runtime after a restart.
           const { record } = await manager.connect(id, body.timeoutSeconds ?? deps.defaultTimeoutSeconds)
-          sendJson(res, 200, localSession(record, req, envdVersion))
+          sendJson(res, 200, localSession(record, req, envdVersion, deps.domain))
         },
       },
     },
     {
       pattern: /^\/sandboxes\/([^/]+)\/timeout$/,
+      students: 'own-sandbox',
       methods: {
         POST: async (req, res, params) => {
           const id = sandboxIdParam(params)

@@ -45,8 +45,10 @@ export async function startTestPlatform(
     },
     { projectRoot, log },
   )
+  // On its loopback address even with a --domain, which the test machine cannot resolve.
+  const url = overrides.domain ? `http://127.0.0.1:${platform.port}` : platform.url
   const api: TestPlatform['api'] = (method, path, body, headers = {}) =>
-    fetch(`${platform.url}${path}`, {
+    fetch(`${url}${path}`, {
       method,
       headers: {
         'X-API-Key': apiKey,
@@ -57,7 +59,7 @@ export async function startTestPlatform(
     })
   return {
     platform,
-    url: platform.url,
+    url,
     dataDir,
     apiKey,
     api,

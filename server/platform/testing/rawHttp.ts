@@ -3,6 +3,8 @@ import { request } from 'node:http'
 /** One HTTP exchange with full control of the Host header (fetch does not allow setting it). */
 export function rawRequest(options: {
   port: number
+  /** Where to connect (default 127.0.0.1): another of this machine's addresses plays a remote client. */
+  address?: string
   host?: string
   method?: string
   path: string
@@ -12,7 +14,7 @@ export function rawRequest(options: {
   return new Promise((resolve, reject) => {
     const req = request(
       {
-        host: '127.0.0.1',
+        host: options.address ?? '127.0.0.1',
         port: options.port,
         method: options.method ?? 'GET',
         path: options.path,

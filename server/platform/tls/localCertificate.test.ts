@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { parsePlatformConfig } from '../../config'
-import { localCertificate } from './localCertificate'
+import { certificateFromFiles, localCertificate } from './localCertificate'
 
 const dirs: string[] = []
 const dataDir = () => {
@@ -51,6 +51,34 @@ describe('localCertificate', () => {
     const other = localCertificate(dataDir())
     writeFileSync(join(dir, 'tls', 'key.pem'), other.key)
     expect(localCertificate(dir).generated).toBe(true)
+  })
+})
+
+describe('a class on a --domain', () => {
+  it('makes the self-signed certificate cover the domain and every name under it, once', () => {
+    const dir = dataDir()
+    localCertificate(dir)
+    const made = localCertificate(dir, 'class.test')
+    expect(made.generated).toBe(true) // the one without the domain no longer serves
+    const x509 = new X509Certificate(made.cert)
+    expect(x509.checkHost('class.test')).toBe('class.test')
+    expect(x509.checkHost('49983-abc.class.test')).toBe('*.class.test')
+    expect(localCertificate(dir, 'class.test').generated).toBe(false)
+  })
+
+  it('takes the school’s certificate and key, and refuses a pair that does not fit', () => {
+    const dir = dataDir()
+    const school = localCertificate(dir, 'class.test')
+    const keyPath = join(dir, 'tls', 'key.pem')
+    const files = { cert: school.certPath, key: keyPath }
+    expect(certificateFromFiles(files, 'class.test').fingerprint).toBe(school.fingerprint)
+    expect(() => certificateFromFiles(files, 'other.test')).toThrow('must cover other.test and *.other.test')
+    const stranger = localCertificate(dataDir())
+    writeFileSync(keyPath, stranger.key)
+    expect(() => certificateFromFiles(files)).toThrow('is not the private key of')
+    expect(() => certificateFromFiles({ ...files, cert: join(dir, 'missing.pem') })).toThrow(
+      '--tls-cert/--tls-key',
+    )
   })
 })
 

@@ -25,7 +25,7 @@ const renewBeforeMs = 7 * 24 * 3600 * 1000
 // hosts still need the certificate accepted (see the README).
 // Our own config instead of the system's openssl.cnf, whose defaults (CA:TRUE, no SANs) differ
 // between distributions; `-addext` on top of them can collide with what they set.
-const opensslConfig = `[req]
+const opensslConfig = (domain?: string) => `[req]
 distinguished_name = dn
 x509_extensions = ext
 prompt = no
@@ -33,21 +33,28 @@ prompt = no
 CN = localhost
 O = Sandbox IDE local stack
 [ext]
-subjectAltName = DNS:localhost, DNS:*.localhost, IP:127.0.0.1, IP:::1
+subjectAltName = DNS:localhost, DNS:*.localhost, IP:127.0.0.1, IP:::1${domain ? `, DNS:${domain}, DNS:*.${domain}` : ''}
 basicConstraints = critical, CA:FALSE
 keyUsage = critical, digitalSignature
 extendedKeyUsage = serverAuth
 `
 
 /** The kept certificate and key if whole, matching each other, covering our names and not about to expire. */
-function reusable(keyPath: string, certPath: string): { key: string; cert: string } | undefined {
+function reusable(
+  keyPath: string,
+  certPath: string,
+  domain?: string,
+): { key: string; cert: string } | undefined {
   if (!existsSync(keyPath) || !existsSync(certPath)) return undefined
   try {
     const key = readFileSync(keyPath, 'utf8')
     const cert = readFileSync(certPath, 'utf8')
     const x509 = new X509Certificate(cert)
     const fresh = Date.parse(x509.validTo) - Date.now() > renewBeforeMs
-    const covers = x509.checkHost('localhost') !== undefined && x509.checkIP('127.0.0.1') !== undefined
+    const covers =
+      x509.checkHost('localhost') !== undefined &&
+      x509.checkIP('127.0.0.1') !== undefined &&
+      (domain === undefined || x509.checkHost(`49983-a.${domain}`) !== undefined)
     return fresh && covers && x509.checkPrivateKey(createPrivateKey(key)) ? { key, cert } : undefined
   } catch {
     return undefined
@@ -55,15 +62,15 @@ function reusable(keyPath: string, certPath: string): { key: string; cert: strin
 }
 
 /**
- * The local stack's self-signed certificate for localhost, 127.0.0.1 and `*.localhost`, made
- * once with Debian's `openssl` into `<dataDir>/tls/` (key mode 0600) and reused while good.
+ * The local stack's self-signed certificate for localhost, 127.0.0.1 and `*.localhost` (and
+ * `--domain` and the names under it), made once with Debian's `openssl` into `<dataDir>/tls/` (key mode 0600) and reused while good.
  */
-export function localCertificate(dataDir: string): LocalCertificate {
+export function localCertificate(dataDir: string, domain?: string): LocalCertificate {
   const dir = join(dataDir, 'tls')
   const keyPath = join(dir, 'key.pem')
   const certPath = join(dir, 'cert.pem')
   mkdirSync(dir, { recursive: true, mode: 0o700 })
-  const existing = reusable(keyPath, certPath)
+  const existing = reusable(keyPath, certPath, domain)
   if (existing) {
     chmodSync(keyPath, 0o600)
     return {
@@ -76,7 +83,7 @@ export function localCertificate(dataDir: string): LocalCertificate {
   const configPath = join(dir, 'openssl.cnf')
   const keyTemp = join(dir, `key.pem.${process.pid}.tmp`)
   const certTemp = join(dir, `cert.pem.${process.pid}.tmp`)
-  writeFileSync(configPath, opensslConfig)
+  writeFileSync(configPath, opensslConfig(domain))
   // Created empty with 0600 first: openssl would write the key with the umask's mode.
   writeFileSync(keyTemp, '', { mode: 0o600 })
   try {
@@ -121,4 +128,32 @@ export function localCertificate(dataDir: string): LocalCertificate {
   const key = readFileSync(keyPath, 'utf8')
   const cert = readFileSync(certPath, 'utf8')
   return { key, cert, certPath, fingerprint: new X509Certificate(cert).fingerprint256, generated: true }
+}
+
+/**
+ * A certificate the user brings (`--tls-cert`, `--tls-key`: a school's, or one from their CA),
+ * checked at start so a wrong or mismatched file stops the start with a reason, not the first
+ * browser's handshake.
+ */
+export function certificateFromFiles(
+  files: { cert: string; key: string },
+  domain?: string,
+): LocalCertificate {
+  let key: string
+  let cert: string
+  let x509: X509Certificate
+  try {
+    key = readFileSync(files.key, 'utf8')
+    cert = readFileSync(files.cert, 'utf8')
+    x509 = new X509Certificate(cert)
+  } catch (err) {
+    throw new Error(`--tls-cert/--tls-key: ${(err as Error).message}`)
+  }
+  if (!x509.checkPrivateKey(createPrivateKey(key)))
+    throw new Error(`--tls-key ${files.key} is not the private key of --tls-cert ${files.cert}`)
+  if (Date.parse(x509.validTo) < Date.now())
+    throw new Error(`--tls-cert ${files.cert} expired on ${x509.validTo}`)
+  if (domain && (x509.checkHost(domain) === undefined || x509.checkHost(`49983-a.${domain}`) === undefined))
+    throw new Error(`--tls-cert ${files.cert} must cover ${domain} and *.${domain}`)
+  return { key, cert, certPath: files.cert, fingerprint: x509.fingerprint256, generated: false }
 }

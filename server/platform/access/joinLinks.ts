@@ -1,0 +1,143 @@
+import { createHash, randomBytes } from 'node:crypto'
+import { readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { PlatformError } from '../platformError'
+
+/** A student's way into one sandbox: a join link's token, then the session it was traded for. */
+export interface JoinLink {
+  /** Public: names the link in lists, revocation and the student's cookie. */
+  id: string
+  sandboxId: string
+  student: string
+  className?: string
+  /** The secret of the link (`/join#token=…`), 256 bits; good once. */
+  token: string
+  createdAt: string
+  expiresAt: string
+  /** When the link was traded for a session; the token opens nothing after that. */
+  claimedAt?: string
+  /** SHA-256 of the session secret the student's browser holds (never the secret itself). */
+  sessionHash?: string
+}
+
+/** What a teacher asks for when issuing a link. */
+export interface JoinLinkRequest {
+  sandboxId: string
+  student: string
+  className?: string
+  /** Seconds the link may wait to be used. */
+  expiresInSeconds: number
+}
+
+const secret = () => randomBytes(32).toString('base64url')
+const digest = (value: string) => createHash('sha256').update(value).digest('hex')
+
+/** The answer for every link that opens nothing, whatever the reason, so guessing learns nothing. */
+const notAJoinLink = (why: string) =>
+  new PlatformError(401, `this join link does not open a sandbox (${why}): ask your teacher for a new one`)
+
+/**
+ * The join links a teacher gave out, in `<data>/join-links.json` (mode 0600, in the data folder
+ * that no sandbox can see; the tokens are kept so the class's links can be printed again).
+ * A link is used once: its token is traded for a session secret that only the student's browser
+ * holds (here only its hash), so a link seen on a projector or in a chat is worth nothing after
+ * its student opened it. Revoking a link ends its session too.
+ */
+export class JoinLinks {
+  private links: JoinLink[] | undefined
+
+  /**
+   * @param exists whether a sandbox still exists: a killed sandbox's links and sessions open
+   *   nothing, and go from the file at the next change
+   */
+  constructor(
+    private readonly dataDir: string,
+    private readonly exists: (sandboxId: string) => boolean,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private get path(): string {
+    return join(this.dataDir, 'join-links.json')
+  }
+
+  private all(): JoinLink[] {
+    if (!this.links) {
+      try {
+        this.links = JSON.parse(readFileSync(this.path, 'utf8')) as JoinLink[]
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+        this.links = []
+      }
+    }
+    return this.links
+  }
+
+  private save(): void {
+    this.links = this.all().filter((l) => this.exists(l.sandboxId))
+    const partial = `${this.path}.${process.pid}.partial`
+    writeFileSync(partial, JSON.stringify(this.all(), null, 1), { mode: 0o600 })
+    renameSync(partial, this.path)
+  }
+
+  /** A new link for one student's sandbox. */
+  issue(request: JoinLinkRequest): JoinLink {
+    const created = this.now()
+    const link: JoinLink = {
+      id: randomBytes(9).toString('base64url'),
+      sandboxId: request.sandboxId,
+      student: request.student,
+      ...(request.className ? { className: request.className } : {}),
+      token: secret(),
+      createdAt: new Date(created).toISOString(),
+      expiresAt: new Date(created + request.expiresInSeconds * 1000).toISOString(),
+    }
+    this.all().push(link)
+    this.save()
+    return link
+  }
+
+  /** The links, optionally of one class or one sandbox. */
+  list(filter: { className?: string; sandboxId?: string } = {}): JoinLink[] {
+    return this.all().filter(
+      (l) =>
+        this.exists(l.sandboxId) &&
+        (filter.className === undefined || l.className === filter.className) &&
+        (filter.sandboxId === undefined || l.sandboxId === filter.sandboxId),
+    )
+  }
+
+  /** Removes links (and so their sessions); how many went. */
+  revoke(which: (link: JoinLink) => boolean): number {
+    const before = this.all().length
+    this.links = this.all().filter((l) => !which(l))
+    const removed = before - this.links.length
+    if (removed > 0) this.save()
+    return removed
+  }
+
+  /**
+   * Trades a link's token for a session: the link and the secret its browser must send back.
+   * Throws 401 for a token that is unknown, revoked, expired or already used.
+   */
+  claim(token: string): { link: JoinLink; sessionSecret: string } {
+    const hash = digest(token)
+    // Compared by digest: equal-length values, and no early exit on a token's first bytes.
+    const link = this.all().find((l) => digest(l.token) === hash)
+    if (!link || !this.exists(link.sandboxId))
+      throw notAJoinLink('it is not one of this class’s links, or it was revoked')
+    if (link.claimedAt) throw notAJoinLink('it was already used; a link opens one browser')
+    if (Date.parse(link.expiresAt) <= this.now()) throw notAJoinLink('it has expired')
+    const sessionSecret = secret()
+    link.claimedAt = new Date(this.now()).toISOString()
+    link.sessionHash = digest(sessionSecret)
+    this.save()
+    return { link, sessionSecret }
+  }
+
+  /** The link whose session this is, if it still stands. */
+  session(linkId: string, sessionSecret: string): JoinLink | undefined {
+    const link = this.all().find((l) => l.id === linkId)
+    const holds = link?.sessionHash !== undefined && link.sessionHash === digest(sessionSecret)
+    return holds && this.exists(link.sandboxId) ? link : undefined
+  }
+}
