@@ -141,12 +141,13 @@ describe('a class over the network: join links and what a student may reach', ()
     }
     const { headers } = await join(link.token)
     // Either half alone, or a forged page key, is nobody.
-    for (const half of [
+    const halves: Record<string, string>[] = [
       { Cookie: headers.Cookie },
       { 'X-Sandbox-IDE-Key': headers['X-Sandbox-IDE-Key'] },
       { ...headers, 'X-Sandbox-IDE-Key': 'forged' },
       { ...headers, Cookie: headers.Cookie.replace(/\.[^.]*$/, '.forged') },
-    ]) {
+    ]
+    for (const half of halves) {
       const res = await browserCall('GET', `/sandboxes/${ben}/session`, { headers: half })
       expect(res.status).toBe(401)
       expect(res.text).not.toContain('accessToken')
