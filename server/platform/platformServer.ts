@@ -4,12 +4,14 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import type { Duplex } from 'node:stream'
 import { defaultSandboxLimits, type PlatformConfig } from '../config'
+import { closeWithAnswer } from '../http/closeWithAnswer'
 import { longLivedServerOptions } from '../http/longLivedServerOptions'
 import { settleUnreadBody } from '../http/settleUnreadBody'
 import { envdVersion } from '../runtime/version'
 import { IdeCredentials } from './access/ideCredentials'
 import { IdeToken } from './access/ideToken'
 import { JoinLinks } from './access/joinLinks'
+import { PortAccess, refusePort } from './access/portAccess'
 import { isPlatformApiPath, platformApi } from './api/platformApi'
 import { platformApiKey } from './apiKey'
 import { defaultSandboxId } from './defaultSandbox'
@@ -92,6 +94,10 @@ export async function startPlatform(
   })
   manager.restore()
   const joinLinks = new JoinLinks(config.dataDir, (id) => manager.has(id))
+  const portAccess = new PortAccess(joinLinks, {
+    ...(config.domain ? { domain: config.domain } : {}),
+    secure: config.tls === true,
+  })
   const credentials = new IdeCredentials({
     token: () => ideToken.current(),
     port: () => listeningPort,
@@ -111,6 +117,7 @@ export async function startPlatform(
     ...(config.domain ? { domain: config.domain } : {}),
     credentials,
     joinLinks,
+    portAccess,
     dataDir: config.dataDir,
     defaultSandboxTimeout: config.defaultSandboxTimeout,
     defaultSandboxId: () => defaultSandboxId(config.dataDir, manager),
@@ -134,7 +141,10 @@ export async function startPlatform(
     const url = new URL(req.url ?? '/', 'http://platform')
     if (isDemoRequest(req)) return void demo(req, res, url.pathname)
     const target = sandboxTarget(req)
-    if (target) return router.handle(req, res, target)
+    if (target) {
+      if (!portAccess.mayPass(req, target)) return refusePort(res)
+      return router.handle(req, res, target)
+    }
     if (isPlatformApiPath(url.pathname)) return void api(req, res, url)
     if (isIdeApiPath(url.pathname)) return void ide(req, res, url)
     res.setHeader('Content-Security-Policy', frameAncestors(url.pathname, policy))
@@ -147,8 +157,9 @@ export async function startPlatform(
   // WebSockets to a sandbox's ports (a dev server's live reload); the platform itself has none.
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const target = sandboxTarget(req)
-    if (target) router.upgrade(req, socket, head, target)
-    else socket.destroy()
+    if (!target) socket.destroy()
+    else if (portAccess.mayPass(req, target)) router.upgrade(req, socket, head, target)
+    else closeWithAnswer(socket, '401 Unauthorized', 'This port of a sandbox opens from its IDE.')
   })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)

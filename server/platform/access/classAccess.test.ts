@@ -2,6 +2,7 @@
 // expiring), a student's sign-in that opens their own sandbox and nothing else, and the refusals
 // around it (forged, truncated and reused tokens, other sites, unknown hosts, guessing).
 import { networkInterfaces } from 'node:os'
+import { Sandbox } from 'e2b'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ideCall } from '../testing/ideCall'
 import { startTestPlatform, type TestPlatform } from '../testing/platformFixture'
@@ -199,6 +200,72 @@ describe('a class over the network: join links and what a student may reach', ()
     // Neither used the link up.
     expect((await browserCall('POST', '/join', { body: { token: link.token } })).status).toBe(200)
   })
+
+  it.skipIf(!lanAddress)(
+    'opens a sandbox’s ports on other machines to its student and teacher only, never showing the app the cookie',
+    async () => {
+      const address = lanAddress as string
+      const link = await issue(ada)
+      const joined = await browserCall('POST', '/join', { body: { token: link.token }, address })
+      expect(joined.status).toBe(200)
+      const headers = {
+        Cookie: String(joined.headers['set-cookie']).split(';')[0] as string,
+        'X-Sandbox-IDE-Key': joined.json.pageKey as string,
+      }
+      const session = await browserCall('GET', `/sandboxes/${ada}/session`, { headers, address })
+      const portCookie = ([session.headers['set-cookie'] ?? []].flat() as string[]).find((c) =>
+        c.startsWith(`sandbox_port_${ada}=`),
+      )
+      expect(portCookie).toMatch(
+        new RegExp(
+          `^sandbox_port_${ada}=[^;]+; Domain=${domain}; Path=/; Max-Age=43200; HttpOnly; SameSite=Lax$`,
+        ),
+      )
+      const portValue = (portCookie as string).split(';')[0] as string
+
+      // An app in ada's sandbox that answers with the cookies it was sent.
+      const saved = { ...process.env }
+      Object.assign(process.env, { E2B_API_URL: tp.url, E2B_SANDBOX_URL: tp.url, E2B_API_KEY: tp.apiKey })
+      try {
+        const sandbox = await Sandbox.connect(ada)
+        await sandbox.files.write(
+          'cookies.mjs',
+          "(await import('node:http')).createServer((q, r) => r.end(JSON.stringify(q.headers.cookie ?? null))).listen(8000)",
+        )
+        await sandbox.commands.run('node ~/cookies.mjs', { background: true, timeoutMs: 0 })
+        await sandbox.commands.run(
+          'for i in $(seq 100); do curl -sf -o /dev/null http://127.0.0.1:8000/ && exit 0; sleep 0.05; done; exit 1',
+        )
+      } finally {
+        process.env = saved
+      }
+      const port = (from: string | undefined, cookie?: string, sandboxId = ada) =>
+        rawRequest({
+          port: tp.platform.port,
+          ...(from ? { address: from } : {}),
+          host: `8000-${sandboxId}.${domain}:${tp.platform.port}`,
+          path: '/',
+          headers: cookie ? { Cookie: cookie } : {},
+        })
+      const without = await port(address)
+      expect(without.status).toBe(401)
+      expect(without.headers['content-type']).toBe('text/html; charset=utf-8')
+      expect(without.text).toContain('open the sandbox in the IDE first')
+      const withIt = await port(address, `theme=dark; ${portValue}; ${headers.Cookie}`)
+      expect(withIt.status).toBe(200)
+      // The app sees its own cookie and none of the stack's port cookies.
+      expect(JSON.parse(withIt.text)).toBe(`theme=dark; ${headers.Cookie}`)
+      // Signed for ada's sandbox: worth nothing on ben's.
+      const moved = portValue.replace(`sandbox_port_${ada}=`, `sandbox_port_${ben}=`)
+      expect((await port(address, moved, ben)).status).toBe(401)
+      expect((await port(address, `${portValue.slice(0, -2)}xx`)).status).toBe(401)
+      // The owner's own machine needs none.
+      expect((await port(undefined)).status).toBe(200)
+      // Revoked: the ports close to her at once.
+      await ideCall(tp.platform, 'DELETE', `/join-links/${link.id}`)
+      expect((await port(address, portValue)).status).toBe(401)
+    },
+  )
 
   it.skipIf(!lanAddress)(
     'slows down guessing from another machine, and never the loopback owner',

@@ -1,6 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { PlatformError } from '../platformError'
+import { cookieValue } from './cookies'
 import type { JoinLink, JoinLinks } from './joinLinks'
 
 /** The request header a signed-in page sends its page key in. */
@@ -40,14 +41,6 @@ const derive = (token: string, purpose: string) =>
 function sameSecret(given: string, expected: string): boolean {
   const digest = (s: string) => createHash('sha256').update(s).digest()
   return timingSafeEqual(digest(given), digest(expected))
-}
-
-function cookieValue(req: IncomingMessage, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const eq = part.indexOf('=')
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim()
-  }
-  return undefined
 }
 
 /**

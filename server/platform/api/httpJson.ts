@@ -36,7 +36,7 @@ export const bodyIdleMs = 10_000
  * stops listening and leaves the request as it is (never destroyed, as a `for await` that
  * throws would do), so settleUnreadBody deals with the rest after the answer.
  */
-function readBody(req: IncomingMessage): Promise<string> {
+export function readBody(req: IncomingMessage): Promise<string> {
   const tooLarge = () => new PlatformError(413, `request body too large (limit ${maxBodyBytes} bytes)`)
   if (Number(req.headers['content-length'] ?? 0) > maxBodyBytes) return Promise.reject(tooLarge())
   return new Promise((resolve, reject) => {

@@ -9,6 +9,7 @@ import type {
 import { FailureLimiter } from '../access/failureLimiter'
 import type { Caller, IdeCredentials } from '../access/ideCredentials'
 import type { JoinLinks } from '../access/joinLinks'
+import type { PortAccess } from '../access/portAccess'
 import { readJsonBody, sendError, sendJson } from '../api/httpJson'
 import type { SandboxDisks } from '../disk/sandboxDisks'
 import type { EmbedPolicy } from '../embed/embedPolicy'
@@ -40,6 +41,8 @@ export interface IdeApiOptions {
   credentials: IdeCredentials
   /** The students' join links the owner gives out. */
   joinLinks: JoinLinks
+  /** Tickets to sandboxes' ports for browsers on other machines. */
+  portAccess: PortAccess
   /** Where remotes.json lives. */
   dataDir: string
   /** Timeout of sandboxes the IDE creates or resumes without one (seconds). */
@@ -161,6 +164,7 @@ export function ideApi(options: IdeApiOptions) {
       defaultSandboxId: options.defaultSandboxId,
       defaultTimeoutSeconds: options.defaultSandboxTimeout,
       ...(options.domain ? { domain: options.domain } : {}),
+      portAccess: options.portAccess,
     }),
     ...joinLinkRoutes({ joinLinks: options.joinLinks, manager: options.manager }),
     ...remoteRoutes(new RemoteStore(options.dataDir), options.log),

@@ -1,4 +1,5 @@
 import type { SandboxUsage, TemplateSummary, TimeoutAnswer } from '../../../src/contract/ideApiTypes'
+import type { PortAccess } from '../access/portAccess'
 import { readJsonBody, sendJson } from '../api/httpJson'
 import { isSandboxId } from '../ids'
 import { PlatformError } from '../platformError'
@@ -22,6 +23,8 @@ export interface LocalSandboxDeps {
   defaultTimeoutSeconds: number
   /** --domain: sandboxes are reached under it by pages opened on it. */
   domain?: string
+  /** Opening a sandbox lets a browser on another machine reach its ports. */
+  portAccess: Pick<PortAccess, 'grant'>
 }
 
 function sandboxIdParam(params: string[]): string {
@@ -83,8 +86,10 @@ export function localSandboxRoutes(deps: LocalSandboxDeps): IdeRoute[] {
       pattern: /^\/sandboxes\/([^/]+)\/session$/,
       students: 'own-sandbox',
       methods: {
-        GET: async (req, res, params) => {
-          sendJson(res, 200, localSession(manager.get(sandboxIdParam(params)), req, envdVersion, deps.domain))
+        GET: async (req, res, params, caller) => {
+          const record = manager.get(sandboxIdParam(params))
+          deps.portAccess.grant(req, res, caller, record.sandboxID)
+          sendJson(res, 200, localSession(record, req, envdVersion, deps.domain))
         },
       },
     },
@@ -111,11 +116,12 @@ export function localSandboxRoutes(deps: LocalSandboxDeps): IdeRoute[] {
       pattern: /^\/sandboxes\/([^/]+)\/resume$/,
       students: 'own-sandbox',
       methods: {
-        POST: async (req, res, params) => {
+        POST: async (req, res, params, caller) => {
           const id = sandboxIdParam(params)
           const body = await readJsonBody(req, resumeSandboxBody, { optional: true })
           // Running: only a later timeout; paused: thawed, or a fresh runtime after a restart.
           const { record } = await manager.connect(id, body.timeoutSeconds ?? deps.defaultTimeoutSeconds)
+          deps.portAccess.grant(req, res, caller, id)
           sendJson(res, 200, localSession(record, req, envdVersion, deps.domain))
         },
       },
