@@ -6,7 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runBash } from '../platform/launcher/testing/sandboxCalls'
 import { startTestPlatform, type TestPlatform } from '../platform/testing/platformFixture'
 import { runtimePort } from '../platform/testing/runtimeBridge'
-import { endClass, listClass, numberedStudents, type StudentSandbox, startClass } from './classroom'
+import {
+  endClass,
+  listClass,
+  numberedStudents,
+  relinkStudent,
+  type StudentSandbox,
+  startClass,
+} from './classroom'
 
 const students = 20
 const startingMain = readFileSync(
@@ -79,4 +86,33 @@ describe('a class of 20 on one machine', () => {
     expect(await listClass(access(), 'monday')).toEqual([])
     expect(tp.platform.manager.list()).toEqual([])
   }, 120_000)
+
+  it('gives each student a join link of their own with the IDE token, and a new one on demand', async () => {
+    const owner = {
+      ...access(),
+      ideToken: tp.platform.ideToken.current(),
+      publicUrl: 'https://class.test:8787',
+    }
+    const { sandboxes: made } = await startClass(owner, {
+      className: 'tuesday',
+      template: 'base',
+      students: ['ada', 'ben'],
+      timeoutSeconds: 600,
+    })
+    for (const s of made)
+      expect(s.ideUrl).toMatch(/^https:\/\/class\.test:8787\/join#token=[A-Za-z0-9_-]{43}$/)
+    expect(new Set(made.map((s) => s.ideUrl)).size).toBe(2)
+    // Listed again: the same links, not new ones.
+    expect(await listClass(owner, 'tuesday')).toEqual(made)
+    const ada = made.find((s) => s.student === 'ada') as StudentSandbox
+    const fresh = await relinkStudent(owner, 'tuesday', 'ada')
+    expect(fresh.sandboxId).toBe(ada.sandboxId)
+    expect(fresh.ideUrl).not.toBe(ada.ideUrl)
+    const tokenOf = (url: string) => url.slice(url.indexOf('#token=') + '#token='.length)
+    const links = (await listClass(owner, 'tuesday')).map((s) => tokenOf(s.ideUrl))
+    expect(links).toContain(tokenOf(fresh.ideUrl))
+    expect(links).not.toContain(tokenOf(ada.ideUrl))
+    await expect(relinkStudent(owner, 'tuesday', 'cy')).rejects.toThrow("class 'tuesday' has no student 'cy'")
+    await endClass(owner, 'tuesday')
+  })
 })

@@ -169,3 +169,25 @@ export async function endClass(access: PlatformAccess, className: string): Promi
   await Promise.all(sandboxes.map((s) => call(access, 'DELETE', `/sandboxes/${s.sandboxId}`)))
   return sandboxes.length
 }
+
+/**
+ * A new join link for one student of a class (their browser was lost, or the link leaked): the
+ * student's earlier links are revoked first, which ends the session of whoever opened them.
+ */
+export async function relinkStudent(
+  access: PlatformAccess,
+  className: string,
+  student: string,
+): Promise<StudentSandbox> {
+  if (!access.ideToken)
+    throw new Error("a new link needs the stack's IDE token: pass --data with its data folder")
+  const sandbox = (await listClass(access, className)).find((s) => s.student === student)
+  if (!sandbox) throw new Error(`class '${className}' has no student '${student}'`)
+  const links = await ideCall<JoinLinkView[]>(
+    access,
+    'GET',
+    `/join-links?${new URLSearchParams({ sandboxId: sandbox.sandboxId })}`,
+  )
+  for (const link of links) await ideCall(access, 'DELETE', `/join-links/${link.id}`)
+  return { ...sandbox, ideUrl: await studentUrl(access, sandbox.sandboxId, student, className) }
+}

@@ -8,12 +8,14 @@ import {
   listClass,
   numberedStudents,
   type PlatformAccess,
+  relinkStudent,
   type StudentSandbox,
   startClass,
 } from './classroom'
 
 const usage = `Usage: npm run class -- --template ID (--students N | --names a,b,c) [options]
        npm run class -- --list NAME | --end NAME
+       npm run class -- --new-link STUDENT --class NAME
 
 Creates one sandbox per student from a template (a folder of labs/, e.g. python-basics) through
 the platform API of a running stack (npm start), and prints each student's join link: it opens
@@ -29,6 +31,8 @@ Options:
   --timeout S       seconds before a sandbox pauses (default 14400: four hours)
   --list NAME       print the sandboxes of a class and their links (opened or not)
   --end NAME        kill every sandbox of a class (their files are deleted)
+  --new-link NAME   a new join link for that student of --class (the old ones stop working,
+                    and so does the browser that opened them)
   --url URL         the stack (default: http://127.0.0.1:$PORT, or :8787)
   --public-url URL  where students' browsers reach the stack, for the links (default: --url)
   --api-key KEY     platform API key (default: $SANDBOX_API_KEY, or the key in the data folder)
@@ -79,6 +83,7 @@ try {
       timeout: { type: 'string' },
       list: { type: 'string' },
       end: { type: 'string' },
+      'new-link': { type: 'string' },
       url: { type: 'string' },
       'public-url': { type: 'string' },
       'api-key': { type: 'string' },
@@ -107,7 +112,11 @@ const access: PlatformAccess = {
 try {
   const listName = text('list')
   const endName = text('end')
-  if (listName) {
+  const relinked = text('new-link')
+  if (relinked) {
+    const className = text('class') ?? fail('--new-link needs --class NAME')
+    printTable([await relinkStudent(access, className, relinked)])
+  } else if (listName) {
     const rows = await listClass(access, listName)
     if (rows.length === 0) console.log(`Class '${listName}' has no sandboxes.`)
     else printTable(rows)

@@ -28,6 +28,9 @@ const literal = (name: string) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
  * A shard label in front, `s{N}.{port}-{sandboxID}.localhost`, routes the same: browsers allow
  * six HTTP/1.1 connections per host name and every open stream holds one, so the IDE spreads
  * its long-lived streams over several names.
+ * A page opened by a bare address (no names to give sandboxes) reaches a runtime on the
+ * platform's own origin instead, at `/.sandbox/{sandboxID}/…`: the finder then takes the prefix
+ * off `req.url`, so the runtime sees envd's own paths.
  * The finder answers undefined when the request is for the platform itself.
  */
 export function sandboxTargets(domain?: string): (req: IncomingMessage) => SandboxTarget | undefined {
@@ -44,12 +47,22 @@ export function sandboxTargets(domain?: string): (req: IncomingMessage) => Sandb
         label === undefined || shardLabel.test(label) ? (id as string) : `${label}.${port}-${id}`
       return { port: Number(port), sandboxId }
     }
+    const byPath = runtimePath.exec(req.url ?? '')
+    if (byPath) {
+      // The runtime sees the path it would on its own host name.
+      req.url = `/${byPath[2] ?? ''}`
+      return { sandboxId: byPath[1] as string, port: envdPort }
+    }
     const id = req.headers['e2b-sandbox-id']
     if (typeof id !== 'string') return undefined
     const port = Number(req.headers['e2b-sandbox-port'] ?? envdPort)
     return { sandboxId: id, port: Number.isInteger(port) ? port : -1 }
   }
 }
+
+/** The prefix of a sandbox's runtime on the platform's own host: `/.sandbox/{id}/…`. */
+export const runtimePathPrefix = '/.sandbox/'
+const runtimePath = /^\/\.sandbox\/([^/?#]+)\/?(.*)$/s
 
 /** E2B's 502 body for a sandbox, or a port of it, that cannot be reached. */
 function whyUnreachable(sandboxId: string, state: 'running' | 'paused' | 'missing', port: number) {

@@ -29,12 +29,13 @@ describe('a class over the network: join links and what a student may reach', ()
       body,
       headers = {},
       address,
-    }: { body?: unknown; headers?: Record<string, string>; address?: string } = {},
+      hostHeader,
+    }: { body?: unknown; headers?: Record<string, string>; address?: string; hostHeader?: string } = {},
   ) =>
     rawRequest({
       port: tp.platform.port,
       ...(address ? { address } : {}),
-      host: host(),
+      host: hostHeader ?? host(),
       method,
       path: `/ide/api${path}`,
       headers: {
@@ -264,6 +265,46 @@ describe('a class over the network: join links and what a student may reach', ()
       // Revoked: the ports close to her at once.
       await ideCall(tp.platform, 'DELETE', `/join-links/${link.id}`)
       expect((await port(address, portValue)).status).toBe(401)
+    },
+  )
+
+  it.skipIf(!lanAddress)(
+    'reaches the runtime through the IDE’s own origin from a page opened by a bare address',
+    async () => {
+      const address = lanAddress as string
+      const hostHeader = `${address}:${tp.platform.port}`
+      const link = await issue(ben)
+      const joined = await browserCall('POST', '/join', { body: { token: link.token }, address, hostHeader })
+      expect(joined.status).toBe(200)
+      const headers = {
+        Cookie: String(joined.headers['set-cookie']).split(';')[0] as string,
+        'X-Sandbox-IDE-Key': joined.json.pageKey as string,
+      }
+      const session = await browserCall('GET', `/sandboxes/${ben}/session`, { headers, address, hostHeader })
+      expect(session.json.runtimeUrl).toBe(`http://${hostHeader}/.sandbox/${ben}`)
+      // No names, so no port cookie.
+      expect(String(session.headers['set-cookie'] ?? '')).not.toContain('sandbox_port_')
+      const viaOrigin = (path: string, extra: Record<string, string> = {}, body?: string) =>
+        rawRequest({
+          port: tp.platform.port,
+          address,
+          host: hostHeader,
+          method: body === undefined ? 'GET' : 'POST',
+          path: `/.sandbox/${ben}${path}`,
+          headers: extra,
+          ...(body === undefined ? {} : { body }),
+        })
+      expect((await viaOrigin('/health')).status).toBe(204)
+      const listed = await viaOrigin(
+        '/process.Process/List',
+        { 'Content-Type': 'application/json', 'X-Access-Token': session.json.accessToken },
+        '{}',
+      )
+      expect(listed.status, listed.text).toBe(200)
+      // The runtime still wants the sandbox's own token.
+      expect(
+        (await viaOrigin('/process.Process/List', { 'Content-Type': 'application/json' }, '{}')).status,
+      ).toBe(401)
     },
   )
 

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { envdPort } from '../../../src/contract/runtimeExtensions'
+import { browserHost } from '../../http/browserHost'
 import { cookieValue, withoutCookies } from './cookies'
 import type { Caller } from './ideCredentials'
 import type { JoinLinks } from './joinLinks'
@@ -47,7 +48,9 @@ export class PortAccess {
   /** Lets the caller's browser reach the sandbox's ports, when it is on another machine. */
   grant(req: IncomingMessage, res: ServerResponse, caller: Caller | undefined, sandboxId: string): void {
     const { domain, secure } = this.options
-    if (!domain || !caller || isLoopbackPeer(req.socket?.remoteAddress)) return
+    // A cookie for the domain can only be set by a page on it (a bare address has no ports anyway).
+    const onDomain = domain !== undefined && browserHost(req.headers.host)?.name === domain
+    if (!onDomain || !caller || isLoopbackPeer(req.socket?.remoteAddress)) return
     const subject: Subject = caller.role === 'owner' ? 'owner' : `link:${caller.link.id}`
     const expires = Math.floor(Date.now() / 1000) + cookieSeconds
     const value = `${subject}.${expires}.${this.mac(sandboxId, subject, expires)}`

@@ -10,7 +10,7 @@ import { guardIdeRequest } from './ideRequestGuard'
 const hostRefused = {
   code: 403,
   message:
-    'the IDE API answers only on a loopback host name (localhost, 127.0.0.1, [::1]), the configured --host or --domain',
+    'the IDE API answers only on a loopback host name (localhost, 127.0.0.1, [::1]), the configured --host or --domain (or any address of a stack on 0.0.0.0)',
 }
 
 describe('IDE API guard', () => {
@@ -63,6 +63,10 @@ describe('IDE API guard', () => {
     expect(() => guardIdeRequest(req('[fd00::5]:8787'), 'fd00::5')).not.toThrow()
     expect(() => guardIdeRequest(req('192.168.1.6:8787'), '192.168.1.5')).toThrow(hostRefused.message)
     expect(() => guardIdeRequest(req('class.test:8787'), '0.0.0.0', 'class.test')).not.toThrow()
+    // On every address: any of its addresses, never a name.
+    expect(() => guardIdeRequest(req('192.0.2.2:8787'), '0.0.0.0')).not.toThrow()
+    expect(() => guardIdeRequest(req('[fd00::5]:8787'), '::')).not.toThrow()
+    expect(() => guardIdeRequest(req('evil.example:8787'), '0.0.0.0')).toThrow(hostRefused.message)
     // Not a name under it: those are sandboxes' names, never the IDE's.
     expect(() => guardIdeRequest(req('x.class.test:8787'), '0.0.0.0', 'class.test')).toThrow(
       hostRefused.message,

@@ -1,5 +1,7 @@
+import { randomId } from '../../common/randomId'
 import type { SandboxFiles } from '../../sandbox/sandboxFiles'
 import type { SandboxProcesses } from '../../sandbox/sandboxProcesses'
+import { copyText } from '../../ui/copyText'
 import { type NoticeSink, pageNotices, reportErrors } from '../../ui/notifications'
 import { saveSandboxFile, saveToComputer } from '../../ui/saveToComputer'
 import { baseName, type FileTree, parentOf } from './fileTree'
@@ -79,7 +81,7 @@ export function explorerActions(
      */
     downloadFolder: (path: string) =>
       report('Downloading the folder failed', async () => {
-        const archive = `/tmp/.ide-download-${crypto.randomUUID()}.tar.gz`
+        const archive = `/tmp/.ide-download-${randomId()}.tar.gz`
         const tar = await processes.run('tar', {
           args: ['-czf', archive, '-C', parentOf(path), '--', baseName(path)],
         })
@@ -90,7 +92,7 @@ export function explorerActions(
           await files.remove(archive)
         }
       }),
-    copyPath: (path: string) => report('Copying the path failed', () => navigator.clipboard.writeText(path)),
+    copyPath: (path: string) => report('Copying the path failed', () => copyText(path)),
   }
 }
 

@@ -1,5 +1,6 @@
 import type { PortWatch } from '../../sandbox/portWatch'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
+import { copyText } from '../../ui/copyText'
 import { reportErrors } from '../../ui/notifications'
 import { useExternalStore } from '../../ui/useExternalStore'
 
@@ -67,9 +68,7 @@ export function PortsPanel({
                     <button
                       type="button"
                       aria-label={`Copy the URL of port ${port}`}
-                      onClick={() =>
-                        void reportErrors('Copying the URL failed', () => navigator.clipboard.writeText(url))
-                      }
+                      onClick={() => void reportErrors('Copying the URL failed', () => copyText(url))}
                     >
                       Copy URL
                     </button>

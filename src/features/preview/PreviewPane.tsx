@@ -70,7 +70,8 @@ export function PreviewPane({
       </form>
       {!url ? (
         <p className="panel-message">
-          This sandbox was opened by its runtime URL: its ports have no address here.
+          Its ports have no address from this page, which was opened by a bare address or a runtime URL. They
+          get names under a DNS name of the stack: <code>npm start -- --domain NAME</code>.
         </p>
       ) : open === false ? (
         <p className="panel-message" role="status">

@@ -1,3 +1,4 @@
+import { randomId } from '../../common/randomId'
 import { Subscribers } from '../../common/Subscribers'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import type { TerminalStatus } from '../../sandbox/TerminalConnection'
@@ -107,7 +108,7 @@ export class TerminalManager {
     cwd?: string
     command?: string
   } = {}): TerminalInstance {
-    const id = crypto.randomUUID()
+    const id = randomId()
     const title = command ? runTitle(command) : `Terminal ${++this.counter}`
     const instance = this.add(
       { id, tag: `${terminalTagPrefix}${id}`, title },
@@ -124,7 +125,7 @@ export class TerminalManager {
       this.activate(existing.record.id)
       return
     }
-    const id = crypto.randomUUID()
+    const id = randomId()
     this.add({ id, title }, { existingPid: pid })
     this.place(id, false)
   }
@@ -276,7 +277,7 @@ export class TerminalManager {
       const tag = process.tag as string
       const command = commandOf(process)
       const title = command ? runTitle(command) : `Terminal ${++this.counter}`
-      const id = tag.slice(terminalTagPrefix.length) || crypto.randomUUID()
+      const id = tag.slice(terminalTagPrefix.length) || randomId()
       this.add({ id, tag, title }, { existingPid: process.pid })
       this.tabs.push({ id: `tab-${id}`, paneIds: [id] })
     }

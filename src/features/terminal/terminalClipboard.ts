@@ -1,51 +1,12 @@
 import type { Terminal } from '@xterm/xterm'
+import { blockedBecause, copyText, errorMessage } from '../../ui/copyText'
 import { reportErrors, useNotices } from '../../ui/notifications'
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform)
 
-/** Why the clipboard can be out of reach, for the notices. */
-const blockedBecause =
-  'the browser keeps the clipboard from this page (plain http on a non-local host, or an iframe without clipboard permission)'
-
-function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err)
-}
-
 /** The letter of a key, by its meaning on Latin layouts and by its position on the others. */
 function keyLetter(event: KeyboardEvent): string {
   return /^[a-z]$/i.test(event.key) ? event.key.toLowerCase() : event.code.replace(/^Key/, '').toLowerCase()
-}
-
-/** The copy command of old: it needs no permission, only a user gesture, and works over plain http. */
-function legacyCopy(text: string): boolean {
-  const onCopy = (event: ClipboardEvent) => {
-    event.clipboardData?.setData('text/plain', text)
-    event.preventDefault()
-    event.stopImmediatePropagation()
-  }
-  document.addEventListener('copy', onCopy, { capture: true })
-  try {
-    return document.execCommand('copy')
-  } finally {
-    document.removeEventListener('copy', onCopy, { capture: true })
-  }
-}
-
-/** Puts text on the clipboard: the Clipboard API where the page may use it, the copy command otherwise. */
-async function copyText(text: string): Promise<void> {
-  let reason = 'the Clipboard API is not available'
-  // `clipboard` is undefined outside secure contexts, whatever the DOM types say.
-  if (navigator.clipboard?.writeText) {
-    try {
-      await navigator.clipboard.writeText(text)
-      return
-    } catch (err) {
-      reason = message(err)
-    }
-  }
-  if (!legacyCopy(text)) {
-    throw new Error(`${reason}; ${blockedBecause}. Use the browser's Edit menu › Copy instead`)
-  }
 }
 
 /**
@@ -138,7 +99,7 @@ export class TerminalClipboard {
         text = await navigator.clipboard.readText()
       } catch (err) {
         throw new Error(
-          `${message(err)}; allow clipboard access for this site, or paste with Ctrl+Shift+V (Shift+right-click opens the browser's menu)`,
+          `${errorMessage(err)}; allow clipboard access for this site, or paste with Ctrl+Shift+V (Shift+right-click opens the browser's menu)`,
         )
       }
       this.term.paste(text)

@@ -1,4 +1,5 @@
 import type { SandboxSession } from '../../sandbox/SandboxSession'
+import { copyText } from '../../ui/copyText'
 import { reportErrors } from '../../ui/notifications'
 
 /** How much "Extend" adds to the time left. */
@@ -17,8 +18,6 @@ export function sandboxActions(session: SandboxSession) {
       }),
     retryNow: () => session.retryNow(),
     copyId: () =>
-      reportErrors('Copying the sandbox id failed', () =>
-        navigator.clipboard.writeText(session.getSnapshot().sandboxId ?? ''),
-      ),
+      reportErrors('Copying the sandbox id failed', () => copyText(session.getSnapshot().sandboxId ?? '')),
   }
 }
