@@ -14,6 +14,7 @@ import { JoinLinks } from './access/joinLinks'
 import { PortAccess, refusePort } from './access/portAccess'
 import { isPlatformApiPath, platformApi } from './api/platformApi'
 import { platformApiKey } from './apiKey'
+import { ClassBoard } from './class/classBoard'
 import { defaultSandboxId } from './defaultSandbox'
 import { chooseSandboxDisks, type SandboxDisks } from './disk/sandboxDisks'
 import { demoSite, isDemoRequest, isLoopbackAddress } from './embed/demoSite'
@@ -118,6 +119,7 @@ export async function startPlatform(
     credentials,
     joinLinks,
     portAccess,
+    classBoard: new ClassBoard(config.dataDir, manager, joinLinks, router.lastActivity),
     dataDir: config.dataDir,
     defaultSandboxTimeout: config.defaultSandboxTimeout,
     defaultSandboxId: () => defaultSandboxId(config.dataDir, manager),

@@ -96,7 +96,13 @@ export function sandboxRouter(manager: SandboxManager, { httpTunnel: tunnelled =
   manager.onStop((id) => {
     for (const breakOff of inFlight.get(id) ?? []) breakOff()
   })
+  /** When a client last called each sandbox (a keystroke, a save, a page of a port). */
+  const lastSeen = new Map<string, number>()
+  manager.onStop((id) => {
+    if (!manager.has(id)) lastSeen.delete(id)
+  })
   const track = (sandboxId: string, breakOff: () => void) => {
+    lastSeen.set(sandboxId, Date.now())
     const calls = inFlight.get(sandboxId) ?? new Set<() => void>()
     inFlight.set(sandboxId, calls)
     calls.add(breakOff)
@@ -269,7 +275,7 @@ export function sandboxRouter(manager: SandboxManager, { httpTunnel: tunnelled =
     for (const calls of [...inFlight.values()]) for (const breakOff of [...calls]) breakOff()
   }
 
-  return { handle, upgrade, breakAll }
+  return { handle, upgrade, breakAll, lastActivity: (sandboxId: string) => lastSeen.get(sandboxId) }
 }
 
 /** A TCP port a sandbox may listen on. */

@@ -120,3 +120,42 @@ export type SandboxUsage = {
   /** When it was sampled (ISO time). */
   at: string
 } | null
+
+/** The last check of a student's lab that the teacher ran (a student's own checks stay in their IDE). */
+export type CheckVerdict =
+  | { at: string; passed: boolean; status: string; output: string }
+  | { at: string; passed: null; error: string }
+
+/** One student of a class on the teacher's dashboard. */
+export interface ClassStudent {
+  student: string
+  sandboxId: string
+  state: 'running' | 'paused'
+  endAt: string
+  /** The last call any browser made to the sandbox (a keystroke, a save), since the stack started. */
+  lastActivityAt: string | null
+  /** Their join link: none made, made but not opened yet, or opened (when). */
+  link: { state: 'none' } | { state: 'waiting'; expiresAt: string } | { state: 'opened'; at: string }
+  check: CheckVerdict | null
+}
+
+/** GET /ide/api/classes/{name}: the teacher's dashboard. */
+export interface ClassView {
+  name: string
+  students: ClassStudent[]
+}
+
+/** GET /ide/api/classes: each class on the stack. */
+export interface ClassSummary {
+  name: string
+  students: number
+  running: number
+}
+
+/** POST /ide/api/classes/{name}/check: every running student's lab checked, now. */
+export interface ClassCheckAnswer {
+  passed: number
+  /** The students whose lab was checked (paused sandboxes are not). */
+  checked: number
+  students: number
+}

@@ -1,6 +1,6 @@
+import type { LabManifest } from '../contract/labManifest'
 import type { EditorManager } from '../features/editor/EditorManager'
 import type { LabController } from '../features/lab/LabController'
-import type { LabManifest } from '../features/lab/labManifest'
 
 /**
  * Lets a lab steer the editor: its read-only paths cannot be edited, and the files it names in

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { Subscribers } from '../common/Subscribers'
+import { parseLabManifest } from '../contract/labManifest'
 import type { LabController } from '../features/lab/LabController'
-import { parseLabManifest } from '../features/lab/labManifest'
 import { PreviewModel } from '../features/preview/PreviewModel'
 import { linkLabToPreview } from './linkLabToPreview'
 

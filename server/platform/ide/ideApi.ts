@@ -11,12 +11,14 @@ import type { Caller, IdeCredentials } from '../access/ideCredentials'
 import type { JoinLinks } from '../access/joinLinks'
 import type { PortAccess } from '../access/portAccess'
 import { readJsonBody, sendError, sendJson } from '../api/httpJson'
+import type { ClassBoard } from '../class/classBoard'
 import type { SandboxDisks } from '../disk/sandboxDisks'
 import type { EmbedPolicy } from '../embed/embedPolicy'
 import type { SandboxLauncher } from '../launcher/sandboxLauncher'
 import { PlatformError } from '../platformError'
 import type { SandboxManager } from '../sandboxManager'
 import type { TemplateCatalog } from '../templates/templateCatalog'
+import { classRoutes } from './classRoutes'
 import { guardIdeRequest } from './ideRequestGuard'
 import type { IdeRoute } from './ideRoute'
 import { signInBody } from './ideSchemas'
@@ -41,8 +43,10 @@ export interface IdeApiOptions {
   credentials: IdeCredentials
   /** The students' join links the owner gives out. */
   joinLinks: JoinLinks
-  /** Tickets to sandboxes' ports for browsers on other machines. */
+  /** Opening a sandbox lets a browser on another machine reach its ports. */
   portAccess: PortAccess
+  /** The teacher's dashboard of each class. */
+  classBoard: ClassBoard
   /** Where remotes.json lives. */
   dataDir: string
   /** Timeout of sandboxes the IDE creates or resumes without one (seconds). */
@@ -167,6 +171,7 @@ export function ideApi(options: IdeApiOptions) {
       portAccess: options.portAccess,
     }),
     ...joinLinkRoutes({ joinLinks: options.joinLinks, manager: options.manager }),
+    ...classRoutes({ board: options.classBoard, manager: options.manager }),
     ...remoteRoutes(new RemoteStore(options.dataDir), options.log),
   ]
   const limiter = new FailureLimiter()

@@ -1,11 +1,11 @@
 import { Subscribers } from '../../common/Subscribers'
+import type { LabManifest } from '../../contract/labManifest'
+import { labManifestPath, labStartPath } from '../../contract/labPaths'
 import type { FileWatch, WatchNotice } from '../../sandbox/fileWatch'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import { isNotFound as isMissing } from '../../sandbox/sandboxError'
 import type { CommandResult } from '../../sandbox/sandboxProcesses'
 import { protectingGlob } from './labGlob'
-import type { LabManifest } from './labManifest'
-import { labManifestPath, labStartPath } from './labPaths'
 
 /** Whether the sandbox holds a lab, and what it says. */
 export type LabState =
@@ -227,7 +227,7 @@ export class LabController {
       throw err
     }
     // The parser (and zod) load only for a sandbox that has a lab.
-    const { parseLabManifest, LabManifestError } = await import('./labManifest')
+    const { parseLabManifest, LabManifestError } = await import('../../contract/labManifest')
     try {
       const manifest = parseLabManifest(text)
       return { kind: 'ready', manifest, instructions: await this.readInstructions(home, manifest) }
