@@ -1,5 +1,5 @@
-// Accessibility checked, not hoped for: axe-core audits the workbench, the picker, the command
-// palette, the close dialog, the lab panel and its reset dialog, File: Open…, the preview, and the
+// Accessibility checked, not hoped for: axe-core audits the workbench, the picker, the teacher's
+// dashboard, the command palette, the close dialog, the lab panel and its reset dialog, File: Open…, the preview, and the
 // embed with its consent dialog, in the light theme and the dark one; no serious or critical
 // finding is allowed (contrast included). The phone layout is audited in phone.spec.ts.
 import AxeBuilder from '@axe-core/playwright'
@@ -65,6 +65,26 @@ for (const theme of ['light', 'dark'] as const) {
     await wb.type('\u0003')
   })
 }
+
+test("the teacher's dashboard, a check's output and the end-class dialog have no serious finding", async ({
+  page,
+}) => {
+  const created = await stack.api('POST', '/v2/sandboxes', {
+    templateID: 'python-basics',
+    metadata: { class: 'audit', student: 'ada' },
+  })
+  expect(created.status).toBe(201)
+  await page.goto(stack.link('/class/audit'))
+  const table = page.getByRole('table', { name: 'Students of audit' })
+  await expect(table).toBeVisible({ timeout: 20_000 })
+  await page.getByRole('button', { name: 'Run the check for everyone' }).click()
+  await expect(page.getByRole('status')).toHaveText('0 of 1 passing', { timeout: 30_000 })
+  await table.getByText('failed', { exact: true }).click()
+  expect(await findings(page)).toEqual([])
+  await page.getByRole('button', { name: 'End the class…' }).click()
+  await expect(page.getByRole('alertdialog', { name: 'End the class audit?' })).toBeVisible()
+  expect(await findings(page)).toEqual([])
+})
 
 test('the sandbox picker has no serious finding', async ({ page }) => {
   await page.goto(stack.link('/sandbox'))

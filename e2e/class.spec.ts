@@ -45,17 +45,7 @@ interface Student {
 }
 
 /** The IDE API as the teacher's tools call it: the IDE's token as a Bearer, from this machine. */
-function asTool(method: string, path: string, body?: unknown): Promise<Response> {
-  return fetch(`${stack.url}/ide/api${path}`, {
-    method,
-    headers: {
-      Authorization: `Bearer ${stack.ideToken}`,
-      'X-Sandbox-IDE': '1',
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  })
-}
+const asTool = (method: string, path: string, body?: unknown) => stack.ideApi(method, path, body)
 
 /** What the teacher does for one student: a sandbox of the class, and a join link to it. */
 async function enrol(name: string): Promise<Student> {

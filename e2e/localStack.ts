@@ -142,6 +142,19 @@ export class LocalStack {
     return fetch(`${this.url}${path}`, { method, headers, ...(text === undefined ? {} : { body: text }) })
   }
 
+  /** Calls the IDE's API as the owner's tools do (`npm run class`): the IDE token as a Bearer. */
+  ideApi(method: string, path: string, body?: unknown): Promise<Response> {
+    return fetch(`${this.url}/ide/api${path}`, {
+      method,
+      headers: {
+        Authorization: `Bearer ${this.ideToken}`,
+        'X-Sandbox-IDE': '1',
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    })
+  }
+
   async dispose(): Promise<void> {
     await this.stop()
     if (this.madeDataDir) rmSync(this.madeDataDir, { recursive: true, force: true })

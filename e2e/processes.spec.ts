@@ -48,9 +48,14 @@ test('lists the IDE’s own shell with its tag, and processes other clients star
     },
     { detach: true },
   )
-  await processes.refresh.focus()
-  await page.keyboard.press('Enter')
-  await expect(await processes.expectListed(left.pid)).toContainText('IDE terminal, detached')
+  // The runtime learns that its stream went away a moment later (through the router): ask again until it has.
+  await expect(async () => {
+    await processes.refresh.focus()
+    await page.keyboard.press('Enter')
+    await expect(await processes.expectListed(left.pid)).toContainText('IDE terminal, detached', {
+      timeout: 1000,
+    })
+  }).toPass({ timeout: 15_000 })
   await expect(shell).not.toContainText('detached')
   await screenshot(page, testInfo, 'processes')
   await signalRuntimeProcess(stack, await defaultSandboxId(), left.pid, 'SIGNAL_SIGKILL')

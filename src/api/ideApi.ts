@@ -2,8 +2,12 @@
 // key never reaches the browser; the stack answers with per-sandbox runtime URLs and tokens.
 
 import type {
+  ClassCheckAnswer,
+  ClassSummary,
+  ClassView,
   EmbedConfig,
   JoinAnswer,
+  JoinLinkView,
   RemoteInfo,
   SandboxSummary,
   SandboxUsage,
@@ -120,4 +124,26 @@ export const ideApi = {
     }),
   remotes: () => call<RemoteInfo[]>('GET', '/remotes'),
   embedConfig: () => call<EmbedConfig>('GET', '/embed'),
+  classes: () => call<ClassSummary[]>('GET', '/classes'),
+  classView: (name: string) => call<ClassView>('GET', classPath(name)),
+  checkClass: (name: string, sandboxIds?: string[]) =>
+    call<ClassCheckAnswer>('POST', `${classPath(name)}/check`, sandboxIds ? { sandboxIds } : {}),
+  /** Pauses or resumes the class's students (all, or those named) that are not so already. */
+  pauseOrResumeClass: (name: string, action: 'pause' | 'resume', sandboxIds?: string[]) =>
+    call<{ changed: number }>('POST', `${classPath(name)}/${action}`, sandboxIds ? { sandboxIds } : {}),
+  extendClass: (name: string, seconds: number, sandboxIds?: string[]) =>
+    call<{ changed: number }>('POST', `${classPath(name)}/timeout`, {
+      seconds,
+      ...(sandboxIds ? { sandboxIds } : {}),
+    }),
+  endClass: (name: string) => call<void>('DELETE', classPath(name)),
+  resetLab: (sandboxId: string) =>
+    call<void>('POST', `/sandboxes/${encodeURIComponent(sandboxId)}/lab-reset`),
+  joinLinks: (sandboxId: string) =>
+    call<JoinLinkView[]>('GET', `/join-links?${new URLSearchParams({ sandboxId })}`),
+  newJoinLink: (sandboxId: string) =>
+    call<JoinLinkView>('POST', `/sandboxes/${encodeURIComponent(sandboxId)}/join-links`, {}),
+  revokeJoinLink: (linkId: string) => call<void>('DELETE', `/join-links/${encodeURIComponent(linkId)}`),
 }
+
+const classPath = (name: string) => `/classes/${encodeURIComponent(name)}`

@@ -14,6 +14,9 @@ import { Workbench } from './Workbench'
 
 // Only an iframe loads it, with its protocol and request checks (zod).
 const EmbedPage = lazyNamed(() => import('../embed/EmbedPage'), 'EmbedPage')
+// Only a teacher opens it.
+const ClassDashboard = lazyNamed(() => import('../features/classroom/ClassDashboard'), 'ClassDashboard')
+const ClassList = lazyNamed(() => import('../features/classroom/ClassDashboard'), 'ClassList')
 // A workbench opened by its address never shows the picker.
 const SandboxPicker = lazyNamed(() => import('../features/picker/SandboxPicker'), 'SandboxPicker')
 
@@ -70,6 +73,13 @@ export function App() {
         {route.page === 'default' && (
           <SignInGate>
             <DefaultPage theme={theme} />
+          </SignInGate>
+        )}
+        {route.page === 'class' && (
+          <SignInGate>
+            <Suspense fallback={<Splash text="Loading…" />}>
+              {route.name ? <ClassDashboard name={route.name} /> : <ClassList />}
+            </Suspense>
           </SignInGate>
         )}
         {route.page === 'picker' && (

@@ -8,6 +8,8 @@ export type Route =
   | { page: 'workbench'; address: SandboxAddress }
   /** The IDE inside another page; the sandbox arrives by postMessage. */
   | { page: 'embed' }
+  /** The teacher's dashboard of a class, or the list of classes. */
+  | { page: 'class'; name?: string }
 
 const runtimeKey = 'sandbox-ide:runtime-connection'
 
@@ -31,6 +33,8 @@ export function parseRoute(path: string): Route {
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent)
   if (parts.length === 0) return { page: 'default' }
   if (parts[0] === 'embed' && parts.length === 1) return { page: 'embed' }
+  if (parts[0] === 'class' && parts.length <= 2)
+    return parts[1] ? { page: 'class', name: parts[1] } : { page: 'class' }
   // A student's join link: signing in takes the student on to their sandbox.
   if (parts[0] === 'join' && parts.length === 1) return { page: 'default' }
   // /sandboxes is the E2B platform API's path on the same server, so the picker lives at /sandbox.

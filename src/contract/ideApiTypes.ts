@@ -28,6 +28,8 @@ export interface SessionInfo {
   endAt: string
   envdVersion: string
   processesLost?: boolean
+  /** To a student's page: the teacher has this sandbox open now (sees its terminals and files). */
+  teacherHere?: boolean
 }
 
 export interface StackInfo {

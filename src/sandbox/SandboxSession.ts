@@ -27,6 +27,8 @@ export interface SessionSnapshot {
   /** Pause, resume and timeouts need a platform; a bare runtime URL has none. */
   hasPlatform: boolean
   source: SandboxAddress['source']
+  /** A student's page: their teacher has the sandbox open now. */
+  teacherHere: boolean
 }
 
 /** Typed clients over a sandbox's runtime. */
@@ -63,6 +65,7 @@ export class SandboxSession {
       endAt: undefined,
       hasPlatform: address.source !== 'runtime',
       source: address.source,
+      teacherHere: false,
     }
   }
 
@@ -214,7 +217,12 @@ export class SandboxSession {
 
   private apply(info: SessionInfo): void {
     this.connectRuntime(info.runtimeUrl, info.accessToken)
-    this.update({ sandboxId: info.sandboxId, runtimeUrl: info.runtimeUrl, endAt: Date.parse(info.endAt) })
+    this.update({
+      sandboxId: info.sandboxId,
+      runtimeUrl: info.runtimeUrl,
+      endAt: Date.parse(info.endAt),
+      teacherHere: info.teacherHere === true,
+    })
     this.setState(
       info.state === 'paused' ? { kind: 'paused', processesLost: !!info.processesLost } : { kind: 'running' },
     )

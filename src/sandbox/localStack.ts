@@ -1,6 +1,10 @@
 import { ideApi } from '../api/ideApi'
 import type {
+  ClassCheckAnswer,
+  ClassSummary,
+  ClassView,
   EmbedConfig,
+  JoinLinkView,
   RemoteInfo,
   SandboxSummary,
   SignedInAnswer,
@@ -28,6 +32,26 @@ export const localStack = {
   addRemote: (apiKey: string, apiUrl?: string, domain?: string): Promise<RemoteInfo> =>
     mapped(() => ideApi.addRemote(apiKey, apiUrl, domain)),
   embedPolicy: (): Promise<EmbedConfig> => mapped(ideApi.embedConfig),
+  /** The teacher's side of a class (the owner's sign-in only). */
+  classes: {
+    list: (): Promise<ClassSummary[]> => mapped(ideApi.classes),
+    view: (name: string): Promise<ClassView> => mapped(() => ideApi.classView(name)),
+    check: (name: string, sandboxIds?: string[]): Promise<ClassCheckAnswer> =>
+      mapped(() => ideApi.checkClass(name, sandboxIds)),
+    pauseOrResume: (name: string, action: 'pause' | 'resume', sandboxIds?: string[]) =>
+      mapped(() => ideApi.pauseOrResumeClass(name, action, sandboxIds)),
+    extend: (name: string, seconds: number, sandboxIds?: string[]) =>
+      mapped(() => ideApi.extendClass(name, seconds, sandboxIds)),
+    end: (name: string): Promise<void> => mapped(() => ideApi.endClass(name)),
+    resetLab: (sandboxId: string): Promise<void> => mapped(() => ideApi.resetLab(sandboxId)),
+    /** A new join link for a student: their earlier ones stop working, and so does the browser that opened them. */
+    newJoinLink: (sandboxId: string): Promise<JoinLinkView> =>
+      mapped(async () => {
+        const old = await ideApi.joinLinks(sandboxId)
+        await Promise.all(old.map((link) => ideApi.revokeJoinLink(link.id)))
+        return ideApi.newJoinLink(sandboxId)
+      }),
+  },
   /** Trades the token of the IDE's link for this browser's sign-in. */
   signIn: (token: string): Promise<void> => mapped(() => ideApi.signIn(token)),
   /** Trades a student's join link for this browser's session; answers the sandbox it opens. */

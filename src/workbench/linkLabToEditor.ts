@@ -4,8 +4,8 @@ import type { LabController } from '../features/lab/LabController'
 
 /**
  * Lets a lab steer the editor: its read-only paths cannot be edited, and the files it names in
- * `open` are opened once, when the lab first shows (the first of them in front). Returns a
- * function that undoes the link.
+ * `open` are opened once, when the lab first shows (the first of them in front, the keyboard
+ * left where it is). Returns a function that undoes the link.
  */
 export function linkLabToEditor(lab: LabController, editor: EditorManager): () => void {
   let manifest: LabManifest | undefined
@@ -23,8 +23,9 @@ export function linkLabToEditor(lab: LabController, editor: EditorManager): () =
     opened = true
     void (async () => {
       const paths = next.open.map((p) => `${home}/${p}`)
-      for (const path of paths) await editor.open(path)
-      if (paths.length > 1 && paths[0]) await editor.open(paths[0])
+      // Without the keyboard: someone may be typing in a terminal as the lab shows.
+      for (const path of paths) await editor.open(path, { focus: false })
+      if (paths.length > 1 && paths[0]) await editor.open(paths[0], { focus: false })
     })()
   }
   const stop = lab.subscribe(follow)

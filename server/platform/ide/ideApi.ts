@@ -12,6 +12,7 @@ import type { JoinLinks } from '../access/joinLinks'
 import type { PortAccess } from '../access/portAccess'
 import { readJsonBody, sendError, sendJson } from '../api/httpJson'
 import type { ClassBoard } from '../class/classBoard'
+import { TeacherPresence } from '../class/teacherPresence'
 import type { SandboxDisks } from '../disk/sandboxDisks'
 import type { EmbedPolicy } from '../embed/embedPolicy'
 import type { SandboxLauncher } from '../launcher/sandboxLauncher'
@@ -86,6 +87,7 @@ function mayCall(caller: Caller, route: IdeRoute, params: string[]): void {
  */
 export function ideApi(options: IdeApiOptions) {
   const { launcher, envdVersion, credentials } = options
+  const presence = new TeacherPresence()
   const auth: IdeRoute = {
     pattern: /^\/auth$/,
     open: true,
@@ -169,6 +171,7 @@ export function ideApi(options: IdeApiOptions) {
       defaultTimeoutSeconds: options.defaultSandboxTimeout,
       ...(options.domain ? { domain: options.domain } : {}),
       portAccess: options.portAccess,
+      presence,
     }),
     ...joinLinkRoutes({ joinLinks: options.joinLinks, manager: options.manager }),
     ...classRoutes({ board: options.classBoard, manager: options.manager }),

@@ -1,9 +1,18 @@
-import type { SandboxUsage, TemplateSummary, TimeoutAnswer } from '../../../src/contract/ideApiTypes'
+import type { IncomingMessage } from 'node:http'
+import type {
+  SandboxUsage,
+  SessionInfo,
+  TemplateSummary,
+  TimeoutAnswer,
+} from '../../../src/contract/ideApiTypes'
+import type { Caller } from '../access/ideCredentials'
 import type { PortAccess } from '../access/portAccess'
 import { readJsonBody, sendJson } from '../api/httpJson'
+import type { TeacherPresence } from '../class/teacherPresence'
 import { isSandboxId } from '../ids'
 import { PlatformError } from '../platformError'
 import type { SandboxManager } from '../sandboxManager'
+import type { SandboxRecord } from '../sandboxRecord'
 import type { TemplateCatalog } from '../templates/templateCatalog'
 import type { IdeRoute } from './ideRoute'
 import { createSandboxBody, resumeSandboxBody, sandboxTimeoutBody } from './ideSchemas'
@@ -25,6 +34,8 @@ export interface LocalSandboxDeps {
   domain?: string
   /** Opening a sandbox lets a browser on another machine reach its ports. */
   portAccess: Pick<PortAccess, 'grant'>
+  /** Whether the teacher has a student's sandbox open, for the student's page. */
+  presence: TeacherPresence
 }
 
 function sandboxIdParam(params: string[]): string {
@@ -36,6 +47,18 @@ function sandboxIdParam(params: string[]): string {
 /** The IDE's picker and session endpoints for the local platform's own sandboxes. */
 export function localSandboxRoutes(deps: LocalSandboxDeps): IdeRoute[] {
   const { manager, envdVersion } = deps
+  /** A session as the caller's page sees it; the owner's asking counts as being there. */
+  const sessionFor = (
+    req: IncomingMessage,
+    record: SandboxRecord,
+    caller: Caller | undefined,
+  ): SessionInfo => {
+    if (caller?.role === 'owner') deps.presence.mark(record.sandboxID)
+    const session = localSession(record, req, envdVersion, deps.domain)
+    return caller?.role === 'student'
+      ? { ...session, teacherHere: deps.presence.here(record.sandboxID) }
+      : session
+  }
   return [
     {
       pattern: /^\/templates$/,
@@ -89,7 +112,7 @@ export function localSandboxRoutes(deps: LocalSandboxDeps): IdeRoute[] {
         GET: async (req, res, params, caller) => {
           const record = manager.get(sandboxIdParam(params))
           deps.portAccess.grant(req, res, caller, record.sandboxID)
-          sendJson(res, 200, localSession(record, req, envdVersion, deps.domain))
+          sendJson(res, 200, sessionFor(req, record, caller))
         },
       },
     },
@@ -122,7 +145,7 @@ export function localSandboxRoutes(deps: LocalSandboxDeps): IdeRoute[] {
           // Running: only a later timeout; paused: thawed, or a fresh runtime after a restart.
           const { record } = await manager.connect(id, body.timeoutSeconds ?? deps.defaultTimeoutSeconds)
           deps.portAccess.grant(req, res, caller, id)
-          sendJson(res, 200, localSession(record, req, envdVersion, deps.domain))
+          sendJson(res, 200, sessionFor(req, record, caller))
         },
       },
     },

@@ -55,6 +55,11 @@ export function SandboxToolbar({
           </button>
         </>
       )}
+      {snap.teacherHere && (
+        <span className="teacher-here" role="status" title="Your teacher sees your terminals and files">
+          Your teacher is here
+        </span>
+      )}
       <span className="toolbar-spacer" />
       {children}
     </div>

@@ -1,0 +1,48 @@
+import type { ReactNode } from 'react'
+import { useModalDialog } from './useModalDialog'
+
+/**
+ * A destructive question ("Reset the lab?", "End the class?"): an alert dialog whose Cancel has
+ * the focus, so Enter or Escape never destroys anything by accident.
+ */
+export function ConfirmDialog({
+  open,
+  id,
+  title,
+  confirm,
+  children,
+  onAnswer,
+}: {
+  open: boolean
+  /** Prefix of the title's and text's element ids, unique on the page. */
+  id: string
+  title: string
+  /** The destructive button's label. */
+  confirm: string
+  /** What will happen, in words. */
+  children: ReactNode
+  onAnswer(confirmed: boolean): void
+}) {
+  const { dialog, initialFocus } = useModalDialog(open)
+  return (
+    <dialog
+      ref={dialog}
+      className="dialog"
+      role="alertdialog"
+      aria-labelledby={`${id}-title`}
+      aria-describedby={`${id}-text`}
+      onClose={() => onAnswer(false)}
+    >
+      <h2 id={`${id}-title`}>{title}</h2>
+      <p id={`${id}-text`}>{children}</p>
+      <div className="dialog-actions">
+        <button type="button" className="danger" onClick={() => onAnswer(true)}>
+          {confirm}
+        </button>
+        <button type="button" ref={initialFocus} onClick={() => onAnswer(false)}>
+          Cancel
+        </button>
+      </div>
+    </dialog>
+  )
+}
