@@ -5,28 +5,39 @@ import { type Figure, median } from './table'
 
 const mib = 1024 * 1024
 
-/** Resident memory of a process and all its descendants, from /proc. */
-export function treeRss(root: number): number {
+/** Resident memory (bytes) and CPU time used so far (s) of a process and all its descendants, from /proc. */
+export function treeUse(root: number): { rss: number; cpuSeconds: number } {
   const children = new Map<number, number[]>()
-  const rss = new Map<number, number>()
+  const own = new Map<number, { rss: number; cpuSeconds: number }>()
+  const ticks = 100 // USER_HZ on Linux
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue
     try {
       const status = readFileSync(`/proc/${name}/status`, 'utf8')
       const ppid = Number(status.match(/PPid:\s+(\d+)/)?.[1])
-      rss.set(Number(name), Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? 0) * 1024)
+      // utime and stime: the 14th and 15th fields, counted after the command's closing parenthesis.
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      own.set(Number(name), {
+        rss: Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? 0) * 1024,
+        cpuSeconds: (Number(fields[11]) + Number(fields[12])) / ticks,
+      })
       children.set(ppid, [...(children.get(ppid) ?? []), Number(name)])
     } catch {}
   }
-  let total = 0
+  const total = { rss: 0, cpuSeconds: 0 }
   const stack = [root]
   while (stack.length) {
     const pid = stack.pop() as number
-    total += rss.get(pid) ?? 0
+    total.rss += own.get(pid)?.rss ?? 0
+    total.cpuSeconds += own.get(pid)?.cpuSeconds ?? 0
     stack.push(...(children.get(pid) ?? []))
   }
   return total
 }
+
+/** Resident memory of a process and all its descendants, from /proc. */
+export const treeRss = (root: number): number => treeUse(root).rss
 
 /** Platform figures (issue 4), at 1, 10 and 30 sandboxes running at once on this machine. */
 export async function platformFigures(): Promise<Figure[]> {

@@ -1,6 +1,7 @@
 // `npm run bench`: measures and prints a table of medians. Benchmarks are not tests: nothing here fails on a time.
 // `npm run bench -- runtime` (or codec, platform, class, neighbour, terminal, explorer, ports, editor, embed, fuzz) runs one group.
 import { classFigures } from './class.bench'
+import { classLoadFigures } from './classLoad.bench'
 import { codecFigures } from './codec.bench'
 import { editorFigures } from './editor.bench'
 import { embedFigures } from './embed.bench'
@@ -17,7 +18,8 @@ const groups: Record<string, () => Promise<Figure[]>> = {
   codec: codecFigures,
   runtime: runtimeFigures,
   platform: platformFigures,
-  class: classFigures,
+  // Making a class, then a class at work (BENCH_CLASS_MINUTES each for 30 and 50 students).
+  class: async () => [...(await classFigures()), ...(await classLoadFigures())],
   neighbour: neighbourFigures,
   terminal: terminalFigures,
   explorer: explorerFigures,

@@ -47,6 +47,11 @@ export class LocalStack {
     return this.madeDataDir
   }
 
+  /** The stack's process while it runs (for measuring its CPU and memory). */
+  get pid(): number | undefined {
+    return this.child?.pid
+  }
+
   get port(): number {
     if (this.chosenPort === undefined) throw new Error('the stack has not been started yet')
     return this.chosenPort

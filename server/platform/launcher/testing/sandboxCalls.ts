@@ -1,14 +1,21 @@
 // Talks to a launched sandbox's runtime the way a client does: Connect+JSON over fetch.
 import { envelope, postStream, postUnary, splitEnvelopes } from '../../../runtime/testing/wire'
 
-/** Where a sandbox's runtime listens and the token it wants. */
+/**
+ * Where a sandbox's runtime listens and the token it wants; with `sandboxId`, `port` is the
+ * platform's, and calls go through its router (E2B's `E2b-Sandbox-Id` header), as a browser's do.
+ */
 export interface SandboxAddress {
   port: number
   token: string
+  sandboxId?: string
 }
 
 const baseUrl = (sb: SandboxAddress) => `http://127.0.0.1:${sb.port}`
-const auth = (sb: SandboxAddress) => ({ 'X-Access-Token': sb.token })
+const auth = (sb: SandboxAddress) => ({
+  'X-Access-Token': sb.token,
+  ...(sb.sandboxId ? { 'E2b-Sandbox-Id': sb.sandboxId, 'E2b-Sandbox-Port': '49983' } : {}),
+})
 const decode = (b64: string) => Buffer.from(b64, 'base64').toString()
 
 /** Runs `script` with bash (pipes, no terminal) and gathers its output and exit code. */
@@ -42,6 +49,8 @@ export interface TerminalSession {
   pid: number
   /** Everything the terminal printed so far. */
   output(): string
+  /** Resolves when the terminal next prints something (or its stream ends). */
+  printed(): Promise<void>
   /** Types into the terminal. */
   type(text: string): Promise<void>
   /** Resolves when the stream has ended (process exit or abort). */
@@ -68,6 +77,11 @@ export async function startTerminal(
   let buffered = new Uint8Array(0)
   let text = ''
   let onPid: (pid: number) => void = () => {}
+  let waiting: (() => void)[] = []
+  const wake = () => {
+    for (const resolve of waiting) resolve()
+    waiting = []
+  }
   const pid = new Promise<number>((resolve) => {
     onPid = resolve
   })
@@ -85,9 +99,12 @@ export async function startTerminal(
           if (json?.event?.data?.pty) text += decode(json.event.data.pty)
         }
         buffered = merged.slice(complete)
+        wake()
       }
     } catch {
       // Aborted by close().
+    } finally {
+      wake()
     }
   })()
   const started = await Promise.race([pid, ended.then(() => undefined)])
@@ -95,6 +112,7 @@ export async function startTerminal(
   return {
     pid: started,
     output: () => text,
+    printed: () => new Promise<void>((resolve) => waiting.push(resolve)),
     type: async (input) => {
       const sent = await postUnary(
         baseUrl(sb),
@@ -129,4 +147,33 @@ export async function listProcesses(sb: SandboxAddress, timeoutMs: number): Prom
   })
   const json = (await res.json()) as { processes?: { pid: number }[] }
   return (json.processes ?? []).map((p) => p.pid)
+}
+
+/** Watches a folder as the IDE's explorer does (filesystem.Filesystem/WatchDir, recursive); close() stops. */
+export async function watchFolder(
+  sb: SandboxAddress,
+  path: string,
+): Promise<{ events(): number; close(): void }> {
+  const controller = new AbortController()
+  const res = await fetch(`${baseUrl(sb)}/filesystem.Filesystem/WatchDir`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/connect+json', 'Connect-Protocol-Version': '1', ...auth(sb) },
+    body: envelope(JSON.stringify({ path, recursive: true })),
+    signal: controller.signal,
+  })
+  if (res.status !== 200 || !res.body) throw new Error(`WatchDir answered ${res.status}`)
+  let chunks = 0
+  const reader = res.body.getReader()
+  void (async () => {
+    try {
+      for (;;) {
+        const { done } = await reader.read()
+        if (done) return
+        chunks += 1
+      }
+    } catch {
+      // Aborted by close().
+    }
+  })()
+  return { events: () => chunks, close: () => controller.abort() }
 }
