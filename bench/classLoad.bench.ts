@@ -3,6 +3,7 @@
 // browsers' calls go, for some minutes, while the teacher runs the check for everyone twice.
 // The stack runs as `npm start` does, in a process of its own, so its CPU and memory are its own;
 // the students' clients run in this process (on a real class they run on thirty laptops).
+import { readFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { LocalStack } from '../e2e/localStack'
 import { numberedStudents, startClass } from '../server/class/classroom'
@@ -19,6 +20,13 @@ const keyEveryMs = 200
 /** A key not echoed by then counts as lost. */
 const lostAfterMs = 10_000
 const letters = 'abcdefghijklmnopqrstuvwxyz'
+
+/** CPU time (s) of one process alone, from /proc. */
+function ownCpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
 
 /** A key's echo time, and when it was typed. */
 interface Echo {
@@ -51,7 +59,11 @@ async function typeAway(terminal: TerminalSession, until: number, echoes: Echo[]
 }
 
 /** One class of `students` at work for `minutes`: its figures. */
-async function classAtWork(students: number, minutes: number): Promise<Figure[]> {
+export async function classAtWork(
+  students: number,
+  minutes: number,
+  { checks: checkTimes = [1 / 3, 2 / 3] } = {},
+): Promise<Figure[]> {
   const stack = new LocalStack(undefined, ['--no-default-sandbox', '--max-sandboxes', String(students + 5)])
   const closers: (() => void)[] = []
   try {
@@ -79,6 +91,8 @@ async function classAtWork(students: number, minutes: number): Promise<Figure[]>
 
     const pid = stack.pid as number
     const before = treeUse(pid)
+    const platformBefore = ownCpuSeconds(pid)
+    const clientsBefore = process.cpuUsage()
     const startedAt = performance.now()
     const until = startedAt + minutes * 60_000
     const echoes: Echo[] = []
@@ -87,7 +101,7 @@ async function classAtWork(students: number, minutes: number): Promise<Figure[]>
     // The teacher checks everyone at a third and at two thirds of the time.
     const checks: { from: number; to: number }[] = []
     const teacher = (async () => {
-      for (const at of [1 / 3, 2 / 3]) {
+      for (const at of checkTimes) {
         await sleep(Math.max(0, startedAt + at * minutes * 60_000 - performance.now()))
         const from = performance.now()
         const res = await stack.ideApi('POST', '/classes/load/check')
@@ -104,6 +118,9 @@ async function classAtWork(students: number, minutes: number): Promise<Figure[]>
     const wall = (performance.now() - startedAt) / 1000
     const used = treeUse(pid)
     const cores = (used.cpuSeconds - before.cpuSeconds) / wall
+    const platformCores = (ownCpuSeconds(pid) - platformBefore) / wall
+    const clients = process.cpuUsage(clientsBefore)
+    const clientCores = (clients.user + clients.system) / 1e6 / wall
     const who = `${students} students, ${minutes} min`
     const mib = 1024 * 1024
     const all = echoes.map((e) => e.ms)
@@ -135,7 +152,7 @@ async function classAtWork(students: number, minutes: number): Promise<Figure[]>
       },
       {
         name: `class at work: check for all (${who})`,
-        median: median(took),
+        median: took.length > 0 ? median(took) : Number.NaN,
         unit: 'ms',
         runs: took.length,
         note: `each ${took.map((c) => c.toFixed(0)).join(', ')} ms`,
@@ -145,7 +162,7 @@ async function classAtWork(students: number, minutes: number): Promise<Figure[]>
         median: cores,
         unit: 'cores',
         runs: 1,
-        note: `platform, runtimes and shells, of ${cpus().length} cores; the clients run beside it`,
+        note: `of ${cpus().length}: the platform ${platformCores.toFixed(2)}, the rest runtimes and shells; the clients beside it ${clientCores.toFixed(2)}`,
       },
       {
         name: `class at work: the stack's memory (${who})`,
