@@ -10,6 +10,7 @@ import { numberedStudents, startClass } from '../server/class/classroom'
 import {
   type SandboxAddress,
   startTerminal,
+  streamInput,
   type TerminalSession,
   watchFolder,
 } from '../server/platform/launcher/testing/sandboxCalls'
@@ -36,15 +37,23 @@ interface Echo {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** How keys go: a StreamInput call held open, as the IDE sends them on the local stack, or a SendInput each. */
+type Keys = (text: string) => Promise<void> | void
+
 /** Types a key every 200 ms until `until`, timing each one's echo; Ctrl-U every 60 keys keeps the line short. */
-async function typeAway(terminal: TerminalSession, until: number, echoes: Echo[]): Promise<number> {
+async function typeAway(
+  terminal: TerminalSession,
+  keys: Keys,
+  until: number,
+  echoes: Echo[],
+): Promise<number> {
   let lost = 0
   for (let k = 0; performance.now() < until; k++) {
-    if (k > 0 && k % 60 === 0) await terminal.type('\u0015')
+    if (k > 0 && k % 60 === 0) await keys('\u0015')
     const key = letters[k % letters.length] as string
     const from = terminal.output().length
     const start = performance.now()
-    await terminal.type(key)
+    await keys(key)
     while (!terminal.output().slice(from).includes(key)) {
       const left = lostAfterMs - (performance.now() - start)
       if (left <= 0) break
@@ -62,7 +71,7 @@ async function typeAway(terminal: TerminalSession, until: number, echoes: Echo[]
 export async function classAtWork(
   students: number,
   minutes: number,
-  { checks: checkTimes = [1 / 3, 2 / 3] } = {},
+  { checks: checkTimes = [1 / 3, 2 / 3], input = 'stream' as 'stream' | 'send' } = {},
 ): Promise<Figure[]> {
   const stack = new LocalStack(undefined, ['--no-default-sandbox', '--max-sandboxes', String(students + 5)])
   const closers: (() => void)[] = []
@@ -86,6 +95,12 @@ export async function classAtWork(
     )
     const terminals = await Promise.all(addresses.map((a) => startTerminal(a, '/bin/bash', ['--norc'])))
     for (const t of terminals) closers.push(() => t.close())
+    const keys: Keys[] = terminals.map((t, i) => {
+      if (input === 'send') return (text) => t.type(text)
+      const stream = streamInput(addresses[i] as SandboxAddress, t.pid)
+      closers.push(stream.close)
+      return stream.send
+    })
     for (const a of addresses) closers.push((await watchFolder(a, '/home/user')).close)
     await sleep(1000)
 
@@ -109,10 +124,9 @@ export async function classAtWork(
         checks.push({ from, to: performance.now() })
       }
     })()
-    const lost = (await Promise.all(terminals.map((t) => typeAway(t, until, echoes)))).reduce(
-      (a, b) => a + b,
-      0,
-    )
+    const lost = (
+      await Promise.all(terminals.map((t, i) => typeAway(t, keys[i] as Keys, until, echoes)))
+    ).reduce((a, b) => a + b, 0)
     await teacher
     clearInterval(sampler)
     const wall = (performance.now() - startedAt) / 1000
@@ -134,7 +148,7 @@ export async function classAtWork(
         median: percentile(all, 50),
         unit: 'ms',
         runs: all.length,
-        note: `5 keys/s each, through the router; lost keystrokes: ${lost}`,
+        note: `5 keys/s each by ${input === 'stream' ? 'StreamInput, as the IDE' : 'a SendInput each'}, through the router; lost keystrokes: ${lost}`,
       },
       {
         name: `class at work: echo p95 (${who})`,

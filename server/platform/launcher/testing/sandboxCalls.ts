@@ -177,3 +177,33 @@ export async function watchFolder(
   })()
   return { events: () => chunks, close: () => controller.abort() }
 }
+
+/**
+ * Keystrokes as the IDE sends them on the local stack: one process.Process/StreamInput call held
+ * open, a message per key, instead of a SendInput call per key.
+ */
+export function streamInput(sb: SandboxAddress, pid: number): { send(text: string): void; close(): void } {
+  let push: ReadableStreamDefaultController<Uint8Array> | undefined
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      push = controller
+    },
+  })
+  const message = (json: unknown) => push?.enqueue(envelope(JSON.stringify(json)))
+  message({ start: { process: { pid } } })
+  const call = fetch(`${baseUrl(sb)}/process.Process/StreamInput`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/connect+json', 'Connect-Protocol-Version': '1', ...auth(sb) },
+    body,
+    duplex: 'half',
+  } as RequestInit)
+  call.catch(() => {})
+  return {
+    send: (text) => message({ data: { input: { pty: Buffer.from(text).toString('base64') } } }),
+    close: () => {
+      try {
+        push?.close()
+      } catch {}
+    },
+  }
+}
