@@ -1,3 +1,4 @@
+import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOptions } from 'node:dns'
 import { type Client, Code, ConnectError, createClient, type Interceptor } from '@connectrpc/connect'
 import { createConnectTransport } from '@connectrpc/connect-node'
 import { Process } from '../../../src/gen/process_pb'
@@ -12,33 +13,68 @@ export interface CommandOutcome {
   output: string
 }
 
-const keptOutput = 8 * 1024
-
-/**
- * Runs commands in a sandbox the way any client of its runtime does (process.Process/Start, as
- * `user`, with the sandbox's token), for what the platform does on a teacher's behalf: a lab's
- * check, its reset. Over the runtime's Unix socket when the sandbox has a network of its own.
- */
-export function sandboxCommands(runtime: RuntimeEndpoint): {
+/** Runs one command in a sandbox and waits for its end. */
+export interface SandboxCommands {
   run(
     cmd: string,
     args: string[],
     options: { cwd?: string; timeoutMs: number; tag: string },
   ): Promise<CommandOutcome>
-} {
+}
+
+/**
+ * Where a sandbox's runtime answers: a local sandbox's port (or Unix socket), or an E2B
+ * sandbox's runtime URL (`https://49983-{id}.{domain}`), with the token it wants.
+ */
+export type RuntimeAddress = RuntimeEndpoint | { runtimeUrl: string; accessToken: string | null }
+
+const keptOutput = 8 * 1024
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void
+
+/**
+ * Resolves `*.localhost` to loopback, as browsers do (RFC 6761), and any other name as usual:
+ * a platform on this machine playing E2B names its sandboxes `49983-{id}.localhost`, which the
+ * C library does not resolve.
+ */
+function lookupWithLocalhost(hostname: string, options: LookupOptions, callback: LookupCallback): void {
+  if (!/(^|\.)localhost\.?$/i.test(hostname)) {
+    dnsLookup(hostname, options as LookupAllOptions, callback as Parameters<typeof dnsLookup>[2])
+    return
+  }
+  if (options.all) callback(null, [{ address: '127.0.0.1', family: 4 }])
+  else callback(null, '127.0.0.1', 4)
+}
+
+function transportFor(runtime: RuntimeAddress, interceptors: Interceptor[]) {
+  if ('runtimeUrl' in runtime)
+    return createConnectTransport({
+      baseUrl: runtime.runtimeUrl,
+      httpVersion: '1.1',
+      nodeOptions: { lookup: lookupWithLocalhost },
+      interceptors,
+    })
+  return createConnectTransport({
+    baseUrl: runtime.socketPath ? 'http://sandbox' : `http://127.0.0.1:${runtime.port}`,
+    httpVersion: '1.1',
+    ...(runtime.socketPath ? { nodeOptions: { socketPath: runtime.socketPath } } : {}),
+    interceptors,
+  })
+}
+
+/**
+ * Runs commands in a sandbox the way any client of its runtime does (process.Process/Start, as
+ * `user`, with the sandbox's token), for what the platform does on a teacher's behalf: a lab's
+ * check, its reset. Over the runtime's Unix socket when a local sandbox has a network of its
+ * own; over HTTPS to E2B's sandbox domain for a sandbox on E2B.
+ */
+export function sandboxCommands(runtime: RuntimeAddress): SandboxCommands {
+  const { accessToken } = runtime
   const token: Interceptor = (next) => (req) => {
-    req.header.set('X-Access-Token', runtime.accessToken)
+    if (accessToken) req.header.set('X-Access-Token', accessToken)
     return next(req)
   }
-  const client: Client<typeof Process> = createClient(
-    Process,
-    createConnectTransport({
-      baseUrl: runtime.socketPath ? 'http://sandbox' : `http://127.0.0.1:${runtime.port}`,
-      httpVersion: '1.1',
-      ...(runtime.socketPath ? { nodeOptions: { socketPath: runtime.socketPath } } : {}),
-      interceptors: [token],
-    }),
-  )
+  const client: Client<typeof Process> = createClient(Process, transportFor(runtime, [token]))
   return {
     async run(cmd, args, { cwd, timeoutMs, tag }) {
       let output = ''
