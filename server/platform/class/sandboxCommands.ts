@@ -1,4 +1,4 @@
-import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOptions } from 'node:dns'
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns'
 import { type Client, Code, ConnectError, createClient, type Interceptor } from '@connectrpc/connect'
 import { createConnectTransport } from '@connectrpc/connect-node'
 import { Process } from '../../../src/gen/process_pb'
@@ -30,7 +30,11 @@ export type RuntimeAddress = RuntimeEndpoint | { runtimeUrl: string; accessToken
 
 const keptOutput = 8 * 1024
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void
+type LookupCallback = (
+  err: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void
 
 /**
  * Resolves `*.localhost` to loopback, as browsers do (RFC 6761), and any other name as usual:
@@ -39,7 +43,10 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Look
  */
 function lookupWithLocalhost(hostname: string, options: LookupOptions, callback: LookupCallback): void {
   if (!/(^|\.)localhost\.?$/i.test(hostname)) {
-    dnsLookup(hostname, options as LookupAllOptions, callback as Parameters<typeof dnsLookup>[2])
+    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err || options.all) callback(err, addresses ?? [])
+      else callback(null, addresses[0]?.address ?? '', addresses[0]?.family)
+    })
     return
   }
   if (options.all) callback(null, [{ address: '127.0.0.1', family: 4 }])
