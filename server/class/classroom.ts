@@ -1,6 +1,7 @@
-// A class on the local stack: one sandbox per student, all from the same template, made through
-// the platform's E2B API (so the same code serves a class from any E2B-compatible platform).
-import type { JoinLinkView } from '../../src/contract/ideApiTypes'
+// A class: one sandbox per student, all from the same template, made through the stack's E2B
+// API, or on an E2B remote through the stack's IDE API (so the teacher's E2B key stays there).
+import type { ClassView, JoinLinkView, SessionInfo } from '../../src/contract/ideApiTypes'
+import { sandboxPagePath } from '../../src/contract/idePaths'
 
 /** Where the platform is and the key it wants. */
 export interface PlatformAccess {
@@ -14,6 +15,11 @@ export interface PlatformAccess {
   ideToken?: string
   /** Where students' browsers reach the stack (`--domain`'s address); the links name it. Default: url. */
   publicUrl?: string
+  /**
+   * An E2B remote the stack holds a key for (`POST /ide/api/remotes`): the class's sandboxes are
+   * made there, and the stack serves only the IDE, the links and the dashboard.
+   */
+  remoteId?: string
 }
 
 /** One student's sandbox and the page that opens it in the IDE. */
@@ -73,21 +79,149 @@ async function ideCall<T>(access: PlatformAccess, method: string, path: string, 
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   })
   const answer = (await res.json().catch(() => ({}))) as T & { message?: string }
-  if (!res.ok) throw new Error(`${method} /ide/api${path}: ${res.status} ${answer.message ?? ''}`)
+  if (!res.ok)
+    throw new IdeCallError(res.status, `${method} /ide/api${path}: ${res.status} ${answer.message ?? ''}`)
   return answer
+}
+
+/** The IDE API's refusal, with its status. */
+class IdeCallError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message)
+  }
 }
 
 /** The address a join link is opened at. */
 const joinUrl = (access: PlatformAccess, link: JoinLinkView) =>
   `${access.publicUrl ?? access.url}/join#token=${link.token}`
 
-/** A student's way in: a new join link where the stack can make one, else the sandbox's IDE page. */
-async function studentUrl(access: PlatformAccess, sandboxId: string, student: string, className: string) {
-  if (!access.ideToken) return `${access.publicUrl ?? access.url}/sandbox/${encodeURIComponent(sandboxId)}`
-  const link = await ideCall<JoinLinkView>(access, 'POST', `/sandboxes/${sandboxId}/join-links`, {
-    student,
-    className,
+/** A class's sandbox as its platform lists it. */
+interface ListedStudent {
+  sandboxId: string
+  student: string
+}
+
+/** Where a class's sandboxes are made, listed and killed: the stack itself, or an E2B remote. */
+interface ClassSandboxes {
+  create(student: string, options: StartClassOptions): Promise<string>
+  list(className: string): Promise<ListedStudent[]>
+  kill(className: string, sandboxIds: string[]): Promise<void>
+  /** The IDE API path of a sandbox, for its join links. */
+  path(sandboxId: string): string
+  /** What narrows a list of join links to this place. */
+  linkQuery: Record<string, string>
+}
+
+function stackSandboxes(access: PlatformAccess): ClassSandboxes {
+  return {
+    async create(student, options) {
+      const res = await call(access, 'POST', '/v2/sandboxes', {
+        templateID: options.template,
+        timeout: options.timeoutSeconds,
+        autoPause: true,
+        metadata: { class: options.className, student },
+      })
+      return ((await res.json()) as { sandboxID: string }).sandboxID
+    },
+    async list(className) {
+      const found: ListedStudent[] = []
+      let next: string | null = null
+      do {
+        const query = new URLSearchParams({
+          metadata: new URLSearchParams({ class: className }).toString(),
+          limit: '100',
+        })
+        if (next) query.set('nextToken', next)
+        const res = await call(access, 'GET', `/v2/sandboxes?${query}`)
+        const rows = (await res.json()) as { sandboxID: string; metadata: Record<string, string> }[]
+        for (const row of rows) found.push({ sandboxId: row.sandboxID, student: row.metadata.student ?? '' })
+        next = res.headers.get('X-Next-Token')
+      } while (next)
+      return found
+    },
+    async kill(_className, sandboxIds) {
+      await Promise.all(sandboxIds.map((id) => call(access, 'DELETE', `/sandboxes/${id}`)))
+    },
+    path: (sandboxId) => `/sandboxes/${sandboxId}`,
+    linkQuery: {},
+  }
+}
+
+function remoteSandboxes(access: PlatformAccess, remoteId: string): ClassSandboxes {
+  const remote = `/remotes/${encodeURIComponent(remoteId)}`
+  const classPath = (className: string) => `${remote}/classes/${encodeURIComponent(className)}`
+  return {
+    async create(student, options) {
+      const session = await ideCall<SessionInfo>(access, 'POST', `${remote}/sandboxes`, {
+        templateId: options.template,
+        timeoutSeconds: options.timeoutSeconds,
+        metadata: { class: options.className, student },
+      })
+      return session.sandboxId
+    },
+    async list(className) {
+      try {
+        const view = await ideCall<ClassView>(access, 'GET', classPath(className))
+        return view.students.map((s) => ({ sandboxId: s.sandboxId, student: s.student }))
+      } catch (err) {
+        // No sandbox of the class on the remote: an empty class, as the stack's list says.
+        if (err instanceof IdeCallError && err.status === 404) return []
+        throw err
+      }
+    },
+    async kill(className) {
+      await ideCall(access, 'DELETE', classPath(className))
+    },
+    path: (sandboxId) => `${remote}/sandboxes/${sandboxId}`,
+    linkQuery: { remoteId },
+  }
+}
+
+/**
+ * Gives the stack an E2B API key (checked there against E2B, kept in its data folder); the same
+ * key again gives back the remote it already holds. Returns the remote's id.
+ */
+export async function addRemote(
+  access: PlatformAccess,
+  apiKey: string,
+  apiUrl?: string,
+  domain?: string,
+): Promise<string> {
+  if (!access.ideToken)
+    throw new Error("a class on E2B needs the stack's IDE token: pass --data with its data folder")
+  const remote = await ideCall<{ remoteId: string }>(access, 'POST', '/remotes', {
+    apiKey,
+    ...(apiUrl ? { apiUrl } : {}),
+    ...(domain ? { domain } : {}),
   })
+  return remote.remoteId
+}
+
+/** Where `access` puts a class's sandboxes. */
+function classSandboxes(access: PlatformAccess): ClassSandboxes {
+  if (access.remoteId === undefined) return stackSandboxes(access)
+  if (!access.ideToken)
+    throw new Error("a class on an E2B remote needs the stack's IDE token: pass --data with its data folder")
+  return remoteSandboxes(access, access.remoteId)
+}
+
+/** A student's way in: a new join link where the stack can make one, else the sandbox's IDE page. */
+async function studentUrl(
+  access: PlatformAccess,
+  sandboxId: string,
+  student: string,
+  className: string,
+): Promise<string> {
+  if (!access.ideToken) return `${access.publicUrl ?? access.url}${sandboxPagePath({ sandboxId })}`
+  const link = await ideCall<JoinLinkView>(
+    access,
+    'POST',
+    `${classSandboxes(access).path(sandboxId)}/join-links`,
+    { student, className },
+  )
   return joinUrl(access, link)
 }
 
@@ -99,20 +233,11 @@ export async function startClass(
   access: PlatformAccess,
   options: StartClassOptions,
 ): Promise<{ sandboxes: StudentSandbox[]; failures: { student: string; error: string }[] }> {
+  const place = classSandboxes(access)
   const results = await Promise.allSettled(
     options.students.map(async (student) => {
-      const res = await call(access, 'POST', '/v2/sandboxes', {
-        templateID: options.template,
-        timeout: options.timeoutSeconds,
-        autoPause: true,
-        metadata: { class: options.className, student },
-      })
-      const { sandboxID } = (await res.json()) as { sandboxID: string }
-      return {
-        student,
-        sandboxId: sandboxID,
-        ideUrl: await studentUrl(access, sandboxID, student, options.className),
-      }
+      const sandboxId = await place.create(student, options)
+      return { student, sandboxId, ideUrl: await studentUrl(access, sandboxId, student, options.className) }
     }),
   )
   const sandboxes: StudentSandbox[] = []
@@ -134,39 +259,37 @@ export async function startClass(
  * link (made now for a student who has none) and whether it was opened.
  */
 export async function listClass(access: PlatformAccess, className: string): Promise<StudentSandbox[]> {
+  const place = classSandboxes(access)
   const links = access.ideToken
-    ? await ideCall<JoinLinkView[]>(access, 'GET', `/join-links?${new URLSearchParams({ class: className })}`)
+    ? await ideCall<JoinLinkView[]>(
+        access,
+        'GET',
+        `/join-links?${new URLSearchParams({ class: className, ...place.linkQuery })}`,
+      )
     : []
   const found: StudentSandbox[] = []
-  let next: string | null = null
-  do {
-    const query = new URLSearchParams({
-      metadata: new URLSearchParams({ class: className }).toString(),
-      limit: '100',
+  for (const { sandboxId, student } of await place.list(className)) {
+    // The latest link of the sandbox: an earlier one may have been replaced.
+    const link = links.filter((l) => l.sandboxId === sandboxId).at(-1)
+    found.push({
+      student,
+      sandboxId,
+      ideUrl: link ? joinUrl(access, link) : await studentUrl(access, sandboxId, student, className),
+      ...(link?.claimedAt ? { joinedAt: link.claimedAt } : {}),
     })
-    if (next) query.set('nextToken', next)
-    const res = await call(access, 'GET', `/v2/sandboxes?${query}`)
-    const rows = (await res.json()) as { sandboxID: string; metadata: Record<string, string> }[]
-    for (const row of rows) {
-      const student = row.metadata.student ?? ''
-      // The latest link of the sandbox: an earlier one may have been replaced.
-      const link = links.filter((l) => l.sandboxId === row.sandboxID).at(-1)
-      found.push({
-        student,
-        sandboxId: row.sandboxID,
-        ideUrl: link ? joinUrl(access, link) : await studentUrl(access, row.sandboxID, student, className),
-        ...(link?.claimedAt ? { joinedAt: link.claimedAt } : {}),
-      })
-    }
-    next = res.headers.get('X-Next-Token')
-  } while (next)
+  }
   return found.sort((a, b) => a.student.localeCompare(b.student, undefined, { numeric: true }))
 }
 
 /** Kills every sandbox of a class (their files go with them); returns how many there were. */
 export async function endClass(access: PlatformAccess, className: string): Promise<number> {
-  const sandboxes = await listClass(access, className)
-  await Promise.all(sandboxes.map((s) => call(access, 'DELETE', `/sandboxes/${s.sandboxId}`)))
+  const place = classSandboxes(access)
+  const sandboxes = await place.list(className)
+  if (sandboxes.length > 0)
+    await place.kill(
+      className,
+      sandboxes.map((s) => s.sandboxId),
+    )
   return sandboxes.length
 }
 
@@ -181,12 +304,13 @@ export async function relinkStudent(
 ): Promise<StudentSandbox> {
   if (!access.ideToken)
     throw new Error("a new link needs the stack's IDE token: pass --data with its data folder")
-  const sandbox = (await listClass(access, className)).find((s) => s.student === student)
+  const place = classSandboxes(access)
+  const sandbox = (await place.list(className)).find((s) => s.student === student)
   if (!sandbox) throw new Error(`class '${className}' has no student '${student}'`)
   const links = await ideCall<JoinLinkView[]>(
     access,
     'GET',
-    `/join-links?${new URLSearchParams({ sandboxId: sandbox.sandboxId })}`,
+    `/join-links?${new URLSearchParams({ sandboxId: sandbox.sandboxId, ...place.linkQuery })}`,
   )
   for (const link of links) await ideCall(access, 'DELETE', `/join-links/${link.id}`)
   return { ...sandbox, ideUrl: await studentUrl(access, sandbox.sandboxId, student, className) }

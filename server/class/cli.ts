@@ -2,8 +2,10 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { classPagePath } from '../../src/contract/idePaths'
 import { IdeToken, ideTokenFileName } from '../platform/access/ideToken'
 import {
+  addRemote,
   endClass,
   listClass,
   numberedStudents,
@@ -23,6 +25,11 @@ that student's sandbox, and nothing else, in one browser (the first to open it).
 machine's browser the stack must be reachable, e.g. npm start -- --host 0.0.0.0 --domain NAME,
 and the links must name that address (--public-url https://NAME:8787).
 
+A class larger than one machine runs on E2B: with --e2b-api-key (or --remote, a remote the stack
+already holds) the sandboxes are made on E2B through the stack, which keeps the key; students'
+browsers then reach their sandbox at E2B's domain, and the stack serves only the IDE, the links
+and the dashboard.
+
 Options:
   --template ID     template of every sandbox
   --students N      that many students: student-01, student-02, …
@@ -33,6 +40,10 @@ Options:
   --end NAME        kill every sandbox of a class (their files are deleted)
   --new-link NAME   a new join link for that student of --class (the old ones stop working,
                     and so does the browser that opened them)
+  --e2b-api-key K   make the class on E2B with this key (kept by the stack, sent nowhere else)
+  --e2b-api-url URL  E2B's API (default https://api.e2b.app), e.g. a self-hosted E2B
+  --e2b-domain NAME  E2B's sandbox domain when it is not the API's (default: from --e2b-api-url)
+  --remote ID       a remote the stack already holds (GET /ide/api/remotes), instead of the key
   --url URL         the stack (default: http://127.0.0.1:$PORT, or :8787)
   --public-url URL  where students' browsers reach the stack, for the links (default: --url)
   --api-key KEY     platform API key (default: $SANDBOX_API_KEY, or the key in the data folder)
@@ -86,6 +97,10 @@ try {
       'new-link': { type: 'string' },
       url: { type: 'string' },
       'public-url': { type: 'string' },
+      'e2b-api-key': { type: 'string' },
+      'e2b-api-url': { type: 'string' },
+      'e2b-domain': { type: 'string' },
+      remote: { type: 'string' },
       'api-key': { type: 'string' },
       data: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -110,6 +125,10 @@ const access: PlatformAccess = {
 }
 
 try {
+  const e2bKey = text('e2b-api-key')
+  if (e2bKey && text('remote')) fail('give either --e2b-api-key or --remote, not both')
+  if (e2bKey) access.remoteId = await addRemote(access, e2bKey, text('e2b-api-url'), text('e2b-domain'))
+  else if (text('remote')) access.remoteId = text('remote')
   const listName = text('list')
   const endName = text('end')
   const relinked = text('new-link')
@@ -153,8 +172,12 @@ try {
       `\nClass '${className}': ${sandboxes.length} of ${students.length} sandboxes from '${template}' in ${seconds} s.`,
     )
     for (const failure of failures) console.error(`  ${failure.student}: ${failure.error}`)
+    const where = access.remoteId ? ` --remote ${access.remoteId}` : ''
     console.log(
-      `List it with: npm run class -- --list ${className}    End it with: npm run class -- --end ${className}`,
+      `The teacher's dashboard: ${access.publicUrl ?? access.url}${classPagePath(className, access.remoteId)}`,
+    )
+    console.log(
+      `List it with: npm run class --${where} --list ${className}    End it with: npm run class --${where} --end ${className}`,
     )
     if (failures.length > 0) process.exitCode = 1
   }

@@ -24,6 +24,7 @@ import { ideSite } from './ideSite'
 import { createSandboxLauncher } from './launcher/createSandboxLauncher'
 import type { SandboxLauncher } from './launcher/sandboxLauncher'
 import { SandboxManager } from './sandboxManager'
+import type { SandboxRef } from './sandboxRef'
 import { sandboxRouter, sandboxTargets } from './sandboxRouter'
 import { SandboxStore } from './sandboxStore'
 import { TemplateCatalog } from './templates/templateCatalog'
@@ -94,7 +95,9 @@ export async function startPlatform(
     disks,
   })
   manager.restore()
-  const joinLinks = new JoinLinks(config.dataDir, (id) => manager.has(id))
+  // An E2B sandbox's links and verdicts go when its class ends; E2B answers for one that is gone.
+  const stillExists = (s: SandboxRef) => s.remoteId !== undefined || manager.has(s.sandboxId)
+  const joinLinks = new JoinLinks(config.dataDir, stillExists)
   const portAccess = new PortAccess(joinLinks, {
     ...(config.domain ? { domain: config.domain } : {}),
     secure: config.tls === true,
@@ -108,6 +111,7 @@ export async function startPlatform(
   const api = platformApi(manager, { apiKey: key, envdVersion, isolation: launcher.isolation, log })
   const router = sandboxRouter(manager, { httpTunnel: !config.noHttpTunnel })
   const sandboxTarget = sandboxTargets(config.domain)
+  const classBoard = new ClassBoard(config.dataDir, joinLinks, router.lastActivity, stillExists)
   const ide = ideApi({
     manager,
     templates,
@@ -119,7 +123,7 @@ export async function startPlatform(
     credentials,
     joinLinks,
     portAccess,
-    classBoard: new ClassBoard(config.dataDir, manager, joinLinks, router.lastActivity),
+    classBoard,
     dataDir: config.dataDir,
     defaultSandboxTimeout: config.defaultSandboxTimeout,
     defaultSandboxId: () => defaultSandboxId(config.dataDir, manager),

@@ -97,10 +97,10 @@ export const ideApi = {
     keepPageKey(pageKey)
   },
   /** Trades a student's join link for this browser's session of one sandbox; answers the sandbox. */
-  join: async (token: string): Promise<string> => {
-    const { pageKey, sandboxId } = await call<JoinAnswer>('POST', '/join', { token })
-    keepPageKey(pageKey)
-    return sandboxId
+  join: async (token: string): Promise<JoinAnswer> => {
+    const answer = await call<JoinAnswer>('POST', '/join', { token })
+    keepPageKey(answer.pageKey)
+    return answer
   },
   /** Who this browser is signed in as; an ApiError with status 401 when it is not. */
   signedIn: () => call<SignedInAnswer>('GET', '/auth'),
@@ -124,26 +124,33 @@ export const ideApi = {
     }),
   remotes: () => call<RemoteInfo[]>('GET', '/remotes'),
   embedConfig: () => call<EmbedConfig>('GET', '/embed'),
-  classes: () => call<ClassSummary[]>('GET', '/classes'),
-  classView: (name: string) => call<ClassView>('GET', classPath(name)),
-  checkClass: (name: string, sandboxIds?: string[]) =>
-    call<ClassCheckAnswer>('POST', `${classPath(name)}/check`, sandboxIds ? { sandboxIds } : {}),
+  classes: (p: ClassPlace = {}) => call<ClassSummary[]>('GET', `${placePath(p)}/classes`),
+  classView: (p: ClassPlace, name: string) => call<ClassView>('GET', classPath(p, name)),
+  checkClass: (p: ClassPlace, name: string, sandboxIds?: string[]) =>
+    call<ClassCheckAnswer>('POST', `${classPath(p, name)}/check`, sandboxIds ? { sandboxIds } : {}),
   /** Pauses or resumes the class's students (all, or those named) that are not so already. */
-  pauseOrResumeClass: (name: string, action: 'pause' | 'resume', sandboxIds?: string[]) =>
-    call<{ changed: number }>('POST', `${classPath(name)}/${action}`, sandboxIds ? { sandboxIds } : {}),
-  extendClass: (name: string, seconds: number, sandboxIds?: string[]) =>
-    call<{ changed: number }>('POST', `${classPath(name)}/timeout`, {
+  pauseOrResumeClass: (p: ClassPlace, name: string, action: 'pause' | 'resume', sandboxIds?: string[]) =>
+    call<{ changed: number }>('POST', `${classPath(p, name)}/${action}`, sandboxIds ? { sandboxIds } : {}),
+  extendClass: (p: ClassPlace, name: string, seconds: number, sandboxIds?: string[]) =>
+    call<{ changed: number }>('POST', `${classPath(p, name)}/timeout`, {
       seconds,
       ...(sandboxIds ? { sandboxIds } : {}),
     }),
-  endClass: (name: string) => call<void>('DELETE', classPath(name)),
-  resetLab: (sandboxId: string) =>
-    call<void>('POST', `/sandboxes/${encodeURIComponent(sandboxId)}/lab-reset`),
-  joinLinks: (sandboxId: string) =>
-    call<JoinLinkView[]>('GET', `/join-links?${new URLSearchParams({ sandboxId })}`),
-  newJoinLink: (sandboxId: string) =>
-    call<JoinLinkView>('POST', `/sandboxes/${encodeURIComponent(sandboxId)}/join-links`, {}),
+  endClass: (p: ClassPlace, name: string) => call<void>('DELETE', classPath(p, name)),
+  resetLab: (p: ClassPlace, sandboxId: string) =>
+    call<void>('POST', `${placePath(p)}/sandboxes/${encodeURIComponent(sandboxId)}/lab-reset`),
+  joinLinks: (p: ClassPlace, sandboxId: string) =>
+    call<JoinLinkView[]>(
+      'GET',
+      `/join-links?${new URLSearchParams({ sandboxId, ...(p.remoteId ? { remoteId: p.remoteId } : {}) })}`,
+    ),
+  newJoinLink: (p: ClassPlace, sandboxId: string) =>
+    call<JoinLinkView>('POST', `${placePath(p)}/sandboxes/${encodeURIComponent(sandboxId)}/join-links`, {}),
   revokeJoinLink: (linkId: string) => call<void>('DELETE', `/join-links/${encodeURIComponent(linkId)}`),
 }
 
-const classPath = (name: string) => `/classes/${encodeURIComponent(name)}`
+/** Where a class's sandboxes live: the stack's own, or an E2B remote's (its key kept on the stack). */
+export type ClassPlace = { remoteId?: string }
+
+const placePath = (p: ClassPlace) => (p.remoteId ? `/remotes/${encodeURIComponent(p.remoteId)}` : '')
+const classPath = (p: ClassPlace, name: string) => `${placePath(p)}/classes/${encodeURIComponent(name)}`

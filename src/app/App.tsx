@@ -78,7 +78,11 @@ export function App() {
         {route.page === 'class' && (
           <SignInGate>
             <Suspense fallback={<Splash text="Loading…" />}>
-              {route.name ? <ClassDashboard name={route.name} /> : <ClassList />}
+              {route.name ? (
+                <ClassDashboard name={route.name} {...(route.remoteId ? { remoteId: route.remoteId } : {})} />
+              ) : (
+                <ClassList />
+              )}
             </Suspense>
           </SignInGate>
         )}

@@ -10,7 +10,9 @@ const signInKey = ['ide-sign-in']
 
 /** The page a student's sign-in may show: their own sandbox's. */
 function studentPath(who: SignedInAnswer | undefined): string | undefined {
-  return who?.role === 'student' ? pathFor({ source: 'local', sandboxId: who.sandboxId }) : undefined
+  if (who?.role !== 'student') return undefined
+  const { sandboxId, remoteId } = who
+  return pathFor(remoteId ? { source: 'e2b', remoteId, sandboxId } : { source: 'local', sandboxId })
 }
 
 /**

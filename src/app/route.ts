@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react'
+import { sandboxPagePath } from '../contract/idePaths'
 import type { SandboxAddress } from '../sandbox/sandboxAddress'
 
 /** The app's pages. A runtime address lives in sessionStorage: its token never goes in a URL. */
@@ -8,8 +9,8 @@ export type Route =
   | { page: 'workbench'; address: SandboxAddress }
   /** The IDE inside another page; the sandbox arrives by postMessage. */
   | { page: 'embed' }
-  /** The teacher's dashboard of a class, or the list of classes. */
-  | { page: 'class'; name?: string }
+  /** The teacher's dashboard of a class (on the stack, or on an E2B remote), or the list of classes. */
+  | { page: 'class'; name?: string; remoteId?: string }
 
 const runtimeKey = 'sandbox-ide:runtime-connection'
 
@@ -41,6 +42,8 @@ export function parseRoute(path: string): Route {
   if (parts[0] === 'sandbox' && parts.length === 1) return { page: 'picker' }
   if (parts[0] === 'sandbox' && parts[1])
     return { page: 'workbench', address: { source: 'local', sandboxId: parts[1] } }
+  if (parts[0] === 'e2b' && parts[1] && parts[2] === 'class' && parts[3] && parts.length === 4)
+    return { page: 'class', name: parts[3], remoteId: parts[1] }
   if (parts[0] === 'e2b' && parts[1] && parts[2]) {
     return { page: 'workbench', address: { source: 'e2b', remoteId: parts[1], sandboxId: parts[2] } }
   }
@@ -53,11 +56,7 @@ export function parseRoute(path: string): Route {
 
 /** The path that opens an address in the workbench. */
 export function pathFor(address: SandboxAddress): string {
-  if (address.source === 'local') return `/sandbox/${encodeURIComponent(address.sandboxId)}`
-  if (address.source === 'e2b') {
-    return `/e2b/${encodeURIComponent(address.remoteId)}/${encodeURIComponent(address.sandboxId)}`
-  }
-  return '/runtime'
+  return address.source === 'runtime' ? '/runtime' : sandboxPagePath(address)
 }
 
 const listeners = new Set<() => void>()

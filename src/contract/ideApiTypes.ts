@@ -85,19 +85,23 @@ export interface SignInAnswer {
  */
 export type SignedInAnswer =
   | { signedIn: true; role: 'owner' }
-  | { signedIn: true; role: 'student'; sandboxId: string; student: string }
+  | { signedIn: true; role: 'student'; sandboxId: string; remoteId?: string; student: string }
 
 /** POST /ide/api/join: a student's join link traded for this browser's session (the cookie is the other half). */
 export interface JoinAnswer {
   pageKey: string
   /** The one sandbox the session opens. */
   sandboxId: string
+  /** Where it lives when it is on an E2B remote: the page opens it as `/e2b/{remoteId}/{sandboxId}`. */
+  remoteId?: string
 }
 
 /** A join link, as the teacher sees it (`POST /ide/api/sandboxes/{id}/join-links`, `GET /ide/api/join-links`). */
 export interface JoinLinkView {
   id: string
   sandboxId: string
+  /** The E2B remote the sandbox lives on; absent for the stack's own. */
+  remoteId?: string
   student: string
   className?: string
   /** The link's secret; the address is `{IDE origin}/join#token={token}`. */
@@ -144,12 +148,15 @@ export interface ClassStudent {
 /** GET /ide/api/classes/{name}: the teacher's dashboard. */
 export interface ClassView {
   name: string
+  /** The E2B remote whose sandboxes the class is; absent for the stack's own. */
+  remoteId?: string
   students: ClassStudent[]
 }
 
 /** GET /ide/api/classes: each class on the stack. */
 export interface ClassSummary {
   name: string
+  remoteId?: string
   students: number
   running: number
 }

@@ -1,9 +1,10 @@
-import { ideApi } from '../api/ideApi'
+import { type ClassPlace, ideApi } from '../api/ideApi'
 import type {
   ClassCheckAnswer,
   ClassSummary,
   ClassView,
   EmbedConfig,
+  JoinAnswer,
   JoinLinkView,
   RemoteInfo,
   SandboxSummary,
@@ -34,28 +35,32 @@ export const localStack = {
   embedPolicy: (): Promise<EmbedConfig> => mapped(ideApi.embedConfig),
   /** The teacher's side of a class (the owner's sign-in only). */
   classes: {
-    list: (): Promise<ClassSummary[]> => mapped(ideApi.classes),
-    view: (name: string): Promise<ClassView> => mapped(() => ideApi.classView(name)),
-    check: (name: string, sandboxIds?: string[]): Promise<ClassCheckAnswer> =>
-      mapped(() => ideApi.checkClass(name, sandboxIds)),
-    pauseOrResume: (name: string, action: 'pause' | 'resume', sandboxIds?: string[]) =>
-      mapped(() => ideApi.pauseOrResumeClass(name, action, sandboxIds)),
-    extend: (name: string, seconds: number, sandboxIds?: string[]) =>
-      mapped(() => ideApi.extendClass(name, seconds, sandboxIds)),
-    end: (name: string): Promise<void> => mapped(() => ideApi.endClass(name)),
-    resetLab: (sandboxId: string): Promise<void> => mapped(() => ideApi.resetLab(sandboxId)),
+    list: (place: ClassPlace = {}): Promise<ClassSummary[]> => mapped(() => ideApi.classes(place)),
+    view: (place: ClassPlace, name: string): Promise<ClassView> =>
+      mapped(() => ideApi.classView(place, name)),
+    check: (place: ClassPlace, name: string, sandboxIds?: string[]): Promise<ClassCheckAnswer> =>
+      mapped(() => ideApi.checkClass(place, name, sandboxIds)),
+    pauseOrResume: (place: ClassPlace, name: string, action: 'pause' | 'resume', sandboxIds?: string[]) =>
+      mapped(() => ideApi.pauseOrResumeClass(place, name, action, sandboxIds)),
+    extend: (place: ClassPlace, name: string, seconds: number, sandboxIds?: string[]) =>
+      mapped(() => ideApi.extendClass(place, name, seconds, sandboxIds)),
+    end: (place: ClassPlace, name: string): Promise<void> => mapped(() => ideApi.endClass(place, name)),
+    resetLab: (place: ClassPlace, sandboxId: string): Promise<void> =>
+      mapped(() => ideApi.resetLab(place, sandboxId)),
     /** A new join link for a student: their earlier ones stop working, and so does the browser that opened them. */
-    newJoinLink: (sandboxId: string): Promise<JoinLinkView> =>
+    newJoinLink: (place: ClassPlace, sandboxId: string): Promise<JoinLinkView> =>
       mapped(async () => {
-        const old = await ideApi.joinLinks(sandboxId)
+        const old = await ideApi.joinLinks(place, sandboxId)
         await Promise.all(old.map((link) => ideApi.revokeJoinLink(link.id)))
-        return ideApi.newJoinLink(sandboxId)
+        return ideApi.newJoinLink(place, sandboxId)
       }),
   },
+  /** The E2B remotes whose keys the stack keeps. */
+  remotes: (): Promise<RemoteInfo[]> => mapped(ideApi.remotes),
   /** Trades the token of the IDE's link for this browser's sign-in. */
   signIn: (token: string): Promise<void> => mapped(() => ideApi.signIn(token)),
   /** Trades a student's join link for this browser's session; answers the sandbox it opens. */
-  join: (token: string): Promise<string> => mapped(() => ideApi.join(token)),
+  join: (token: string): Promise<JoinAnswer> => mapped(() => ideApi.join(token)),
   /** Who this browser is signed in as. */
   signedIn: (): Promise<SignedInAnswer> => mapped(ideApi.signedIn),
 }

@@ -128,14 +128,22 @@ export class IdeCredentials {
    * `cookiePath` on this host) and returns the page key its page must keep, and the sandbox the
    * link opens. Throws 401 for a token that opens nothing.
    */
-  join(res: ServerResponse, token: string, cookiePath: string): { pageKey: string; sandboxId: string } {
+  join(
+    res: ServerResponse,
+    token: string,
+    cookiePath: string,
+  ): { pageKey: string; sandboxId: string; remoteId?: string } {
     if (!this.options.joinLinks) throw new PlatformError(401, 'this stack has no join links')
     const { link, sessionSecret } = this.options.joinLinks.claim(token)
     res.setHeader(
       'Set-Cookie',
       this.cookie(this.studentCookieName, `${link.id}.${sessionSecret}`, cookiePath, signedInSeconds),
     )
-    return { pageKey: derive(sessionSecret, 'page key'), sandboxId: link.sandboxId }
+    return {
+      pageKey: derive(sessionSecret, 'page key'),
+      sandboxId: link.sandboxId,
+      ...(link.remoteId ? { remoteId: link.remoteId } : {}),
+    }
   }
 
   /**

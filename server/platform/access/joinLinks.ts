@@ -2,12 +2,15 @@ import { createHash, randomBytes } from 'node:crypto'
 import { readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { PlatformError } from '../platformError'
+import { type SandboxRef, sameSandbox } from '../sandboxRef'
 
 /** A student's way into one sandbox: a join link's token, then the session it was traded for. */
 export interface JoinLink {
   /** Public: names the link in lists, revocation and the student's cookie. */
   id: string
   sandboxId: string
+  /** The E2B remote the sandbox lives on; absent for the stack's own. */
+  remoteId?: string
   student: string
   className?: string
   /** The secret of the link (`/join#token=…`), 256 bits; good once. */
@@ -23,6 +26,7 @@ export interface JoinLink {
 /** What a teacher asks for when issuing a link. */
 export interface JoinLinkRequest {
   sandboxId: string
+  remoteId?: string
   student: string
   className?: string
   /** Seconds the link may wait to be used. */
@@ -48,11 +52,12 @@ export class JoinLinks {
 
   /**
    * @param exists whether a sandbox still exists: a killed sandbox's links and sessions open
-   *   nothing, and go from the file at the next change
+   *   nothing, and go from the file at the next change (an E2B sandbox's until its class ends:
+   *   E2B answers for one that is gone)
    */
   constructor(
     private readonly dataDir: string,
-    private readonly exists: (sandboxId: string) => boolean,
+    private readonly exists: (sandbox: SandboxRef) => boolean,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -73,7 +78,7 @@ export class JoinLinks {
   }
 
   private save(): void {
-    this.links = this.all().filter((l) => this.exists(l.sandboxId))
+    this.links = this.all().filter((l) => this.exists(l))
     const partial = `${this.path}.${process.pid}.partial`
     writeFileSync(partial, JSON.stringify(this.all(), null, 1), { mode: 0o600 })
     renameSync(partial, this.path)
@@ -85,6 +90,7 @@ export class JoinLinks {
     const link: JoinLink = {
       id: randomBytes(9).toString('base64url'),
       sandboxId: request.sandboxId,
+      ...(request.remoteId ? { remoteId: request.remoteId } : {}),
       student: request.student,
       ...(request.className ? { className: request.className } : {}),
       token: secret(),
@@ -96,13 +102,17 @@ export class JoinLinks {
     return link
   }
 
-  /** The links, optionally of one class or one sandbox. */
-  list(filter: { className?: string; sandboxId?: string } = {}): JoinLink[] {
+  /**
+   * The links, optionally of one class (of the stack's own sandboxes, or of an E2B remote's
+   * when `remoteId` is given) or of one sandbox.
+   */
+  list(filter: { className?: string; remoteId?: string; sandbox?: SandboxRef } = {}): JoinLink[] {
     return this.all().filter(
       (l) =>
-        this.exists(l.sandboxId) &&
-        (filter.className === undefined || l.className === filter.className) &&
-        (filter.sandboxId === undefined || l.sandboxId === filter.sandboxId),
+        this.exists(l) &&
+        (filter.className === undefined ||
+          (l.className === filter.className && (l.remoteId ?? '') === (filter.remoteId ?? ''))) &&
+        (filter.sandbox === undefined || sameSandbox(l, filter.sandbox)),
     )
   }
 
@@ -123,7 +133,7 @@ export class JoinLinks {
     const hash = digest(token)
     // Compared by digest: equal-length values, and no early exit on a token's first bytes.
     const link = this.all().find((l) => digest(l.token) === hash)
-    if (!link || !this.exists(link.sandboxId))
+    if (!link || !this.exists(link))
       throw notAJoinLink('it is not one of this class’s links, or it was revoked')
     if (link.claimedAt) throw notAJoinLink('it was already used; a link opens one browser')
     if (Date.parse(link.expiresAt) <= this.now()) throw notAJoinLink('it has expired')
@@ -138,6 +148,6 @@ export class JoinLinks {
   session(linkId: string, sessionSecret: string): JoinLink | undefined {
     const link = this.all().find((l) => l.id === linkId)
     const holds = link?.sessionHash !== undefined && link.sessionHash === digest(sessionSecret)
-    return holds && this.exists(link.sandboxId) ? link : undefined
+    return holds && this.exists(link) ? link : undefined
   }
 }

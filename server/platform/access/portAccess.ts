@@ -68,7 +68,9 @@ export class PortAccess {
     if (!sameMac(mac, this.mac(sandboxId, subject as Subject, expires))) return false
     if (subject === 'owner') return true
     const id = subject.slice('link:'.length)
-    return this.joinLinks.list({ sandboxId }).some((l) => l.id === id && l.claimedAt !== undefined)
+    return this.joinLinks
+      .list({ sandbox: { sandboxId } })
+      .some((l) => l.id === id && l.claimedAt !== undefined)
   }
 
   /**

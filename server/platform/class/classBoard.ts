@@ -6,9 +6,8 @@ import { LabManifestError, parseLabManifest } from '../../../src/contract/labMan
 import { labManifestPath, labStartPath } from '../../../src/contract/labPaths'
 import type { JoinLinks } from '../access/joinLinks'
 import { PlatformError } from '../platformError'
-import type { SandboxManager } from '../sandboxManager'
-import type { SandboxRecord } from '../sandboxRecord'
-import { sandboxCommands } from './sandboxCommands'
+import { type SandboxRef, sandboxKey } from '../sandboxRef'
+import type { ClassMember, ClassPlace } from './classPlace'
 
 /** Where a sandbox's user lives, as the runtime runs commands (`user`). */
 const home = '/home/user'
@@ -31,20 +30,24 @@ const messageOf = (err: unknown) => (err instanceof Error ? err.message : String
 
 /**
  * What a teacher sees and does for a class (the sandboxes whose metadata names it, as
- * `npm run class` makes them): each student's state, last activity, link and last check, and the
- * check and reset of their lab, run in their sandbox through its runtime as any client would,
- * a few at a time and at a lower priority than the students' typing.
- * Verdicts are kept in `<data>/class-checks.json`, so a restart keeps them.
+ * `npm run class` makes them, on the stack or on an E2B remote: see ClassPlace): each student's
+ * state, last activity, link and last check, and the check and reset of their lab, run in their
+ * sandbox through its runtime as any client would, a few at a time and at a lower priority than
+ * the students' typing. Verdicts are kept in `<data>/class-checks.json`, so a restart keeps them.
  */
 export class ClassBoard {
   private verdicts: Record<string, CheckVerdict> | undefined
+  /** When a student's page last called the stack about their sandbox, in ms. */
+  private readonly pageSeen = new Map<string, number>()
 
   constructor(
     private readonly dataDir: string,
-    private readonly manager: SandboxManager,
     private readonly joinLinks: Pick<JoinLinks, 'list'>,
-    /** When a browser last called the sandbox, in ms. */
-    private readonly lastActivity: (sandboxId: string) => number | undefined,
+    /** When a browser last called one of the stack's own sandboxes, in ms. */
+    private readonly runtimeActivity: (sandboxId: string) => number | undefined,
+    /** Whether a sandbox still exists: a killed one's verdict goes at the next save. */
+    private readonly exists: (sandbox: SandboxRef) => boolean,
+    private readonly now: () => number = Date.now,
   ) {}
 
   private get path(): string {
@@ -62,69 +65,102 @@ export class ClassBoard {
     return this.verdicts
   }
 
-  private keep(sandboxId: string, verdict: CheckVerdict): void {
+  private save(): void {
     const verdicts = this.allVerdicts()
-    verdicts[sandboxId] = verdict
-    // Only the sandboxes that still exist.
-    for (const id of Object.keys(verdicts)) if (!this.manager.has(id)) delete verdicts[id]
+    for (const key of Object.keys(verdicts)) {
+      const [first = '', second] = key.split('/')
+      const ref = second === undefined ? { sandboxId: first } : { remoteId: first, sandboxId: second }
+      if (!this.exists(ref)) delete verdicts[key]
+    }
     const partial = `${this.path}.${process.pid}.partial`
-    writeFileSync(partial, JSON.stringify(verdicts), { mode: 0o600 })
+    writeFileSync(partial, JSON.stringify(this.allVerdicts()), { mode: 0o600 })
     renameSync(partial, this.path)
   }
 
-  private members(name: string): SandboxRecord[] {
-    return this.manager
-      .list()
-      .filter((r) => r.metadata.class === name)
-      .sort((a, b) =>
-        (a.metadata.student ?? '').localeCompare(b.metadata.student ?? '', undefined, { numeric: true }),
-      )
+  private keep(sandbox: SandboxRef, verdict: CheckVerdict): void {
+    this.allVerdicts()[sandboxKey(sandbox)] = verdict
+    this.save()
   }
 
-  /** The class's sandboxes, or 404. */
-  private membersOrThrow(name: string): SandboxRecord[] {
-    const members = this.members(name)
-    if (members.length === 0) throw new PlatformError(404, `no class '${name}' on this stack`)
-    return members
+  /** A sandbox is gone (killed, or its class ended): its verdict goes too. */
+  forget(sandbox: SandboxRef): void {
+    const key = sandboxKey(sandbox)
+    this.pageSeen.delete(key)
+    if (!(key in this.allVerdicts())) return
+    delete this.allVerdicts()[key]
+    this.save()
+  }
+
+  /** A student's page called the stack about their own sandbox just now. */
+  seen(sandbox: SandboxRef): void {
+    this.pageSeen.set(sandboxKey(sandbox), this.now())
+  }
+
+  private lastActivity(sandbox: SandboxRef): number | undefined {
+    const page = this.pageSeen.get(sandboxKey(sandbox))
+    const runtime = sandbox.remoteId ? undefined : this.runtimeActivity(sandbox.sandboxId)
+    return page === undefined ? runtime : runtime === undefined ? page : Math.max(page, runtime)
+  }
+
+  /** The class's sandboxes by student name, or 404. */
+  private async members(place: ClassPlace, name: string): Promise<ClassMember[]> {
+    const members = await place.members(name)
+    if (members.length === 0)
+      throw new PlatformError(
+        404,
+        `no class '${name}' on ${place.remoteId ? 'this E2B remote' : 'this stack'}`,
+      )
+    return members.sort((a, b) =>
+      (a.metadata.student ?? '').localeCompare(b.metadata.student ?? '', undefined, { numeric: true }),
+    )
   }
 
   /** The sandboxes of the class that `ids` names (all when absent); 400 for one not in it. */
-  chosen(name: string, ids?: string[]): SandboxRecord[] {
-    const members = this.membersOrThrow(name)
+  async chosen(place: ClassPlace, name: string, ids?: string[]): Promise<ClassMember[]> {
+    const members = await this.members(place, name)
     if (!ids) return members
     return ids.map((id) => {
-      const member = members.find((m) => m.sandboxID === id)
+      const member = members.find((m) => m.sandboxId === id)
       if (!member) throw new PlatformError(400, `sandbox ${id} is not in class '${name}'`)
       return member
     })
   }
 
-  classes(): ClassSummary[] {
+  async classes(place: ClassPlace): Promise<ClassSummary[]> {
     const byName = new Map<string, ClassSummary>()
-    for (const record of this.manager.list()) {
-      const name = record.metadata.class
+    for (const member of await place.members()) {
+      const name = member.metadata.class
       if (!name) continue
-      const summary = byName.get(name) ?? { name, students: 0, running: 0 }
+      const summary = byName.get(name) ?? {
+        name,
+        students: 0,
+        running: 0,
+        ...(place.remoteId ? { remoteId: place.remoteId } : {}),
+      }
       summary.students += 1
-      if (record.state === 'running') summary.running += 1
+      if (member.state === 'running') summary.running += 1
       byName.set(name, summary)
     }
     return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name))
   }
 
-  view(name: string): ClassView {
+  async view(place: ClassPlace, name: string): Promise<ClassView> {
     const verdicts = this.allVerdicts()
-    return { name, students: this.membersOrThrow(name).map((r) => this.student(r, verdicts[r.sandboxID])) }
+    const students = (await this.members(place, name)).map((member) => {
+      const ref = { sandboxId: member.sandboxId, ...(place.remoteId ? { remoteId: place.remoteId } : {}) }
+      return this.student(ref, member, verdicts[sandboxKey(ref)])
+    })
+    return { name, ...(place.remoteId ? { remoteId: place.remoteId } : {}), students }
   }
 
-  private student(record: SandboxRecord, check: CheckVerdict | undefined): ClassStudent {
-    const seen = this.lastActivity(record.sandboxID)
-    const link = this.joinLinks.list({ sandboxId: record.sandboxID }).at(-1)
+  private student(ref: SandboxRef, member: ClassMember, check: CheckVerdict | undefined): ClassStudent {
+    const seen = this.lastActivity(ref)
+    const link = this.joinLinks.list({ sandbox: ref }).at(-1)
     return {
-      student: record.metadata.student ?? record.sandboxID,
-      sandboxId: record.sandboxID,
-      state: record.state,
-      endAt: record.endAt,
+      student: member.metadata.student ?? member.sandboxId,
+      sandboxId: member.sandboxId,
+      state: member.state,
+      endAt: member.endAt,
       lastActivityAt: seen === undefined ? null : new Date(seen).toISOString(),
       link: !link
         ? { state: 'none' }
@@ -135,27 +171,24 @@ export class ClassBoard {
     }
   }
 
-  /** Checks the labs of the running sandboxes among `records`, a few at a time; how many passed. */
-  async check(records: SandboxRecord[]): Promise<{ passed: number; checked: number }> {
+  /** Checks the labs of the running sandboxes among `members`, a few at a time; how many passed. */
+  async check(place: ClassPlace, members: ClassMember[]): Promise<{ passed: number; checked: number }> {
     let passed = 0
-    const running = records.filter((r) => r.state === 'running')
-    await inBatches(running, checksAtOnce, async (record) => {
-      const verdict = await this.checkOne(record.sandboxID)
+    const running = members.filter((m) => m.state === 'running')
+    await inBatches(running, checksAtOnce, async (member) => {
+      const verdict = await this.checkOne(place, member.sandboxId)
       if (verdict.passed) passed += 1
-      this.keep(record.sandboxID, verdict)
+      this.keep(
+        { sandboxId: member.sandboxId, ...(place.remoteId ? { remoteId: place.remoteId } : {}) },
+        verdict,
+      )
     })
     return { passed, checked: running.length }
   }
 
-  private commands(sandboxId: string) {
-    const route = this.manager.route(sandboxId)
-    if (route.kind !== 'running') throw new Error(`the sandbox is ${route.kind}`)
-    return sandboxCommands(route.runtime)
-  }
-
   /** The sandbox's lab manifest, read in it (the student may have changed anything but this). */
-  private async manifest(sandboxId: string) {
-    const read = await this.commands(sandboxId).run('cat', ['--', `${home}/${labManifestPath}`], {
+  private async manifest(place: ClassPlace, sandboxId: string) {
+    const read = await (await place.commands(sandboxId)).run('cat', ['--', `${home}/${labManifestPath}`], {
       timeoutMs: 10_000,
       tag: 'lab-dashboard',
     })
@@ -164,13 +197,13 @@ export class ClassBoard {
     return parseLabManifest(read.output)
   }
 
-  private async checkOne(sandboxId: string): Promise<CheckVerdict> {
+  private async checkOne(place: ClassPlace, sandboxId: string): Promise<CheckVerdict> {
     const at = () => new Date().toISOString()
     try {
-      const { check } = await this.manifest(sandboxId)
+      const { check } = await this.manifest(place, sandboxId)
       if (!check) return { at: at(), passed: null, error: 'this lab has no check' }
       // Below the sandbox's own runtime and shells, so its student keeps typing at ease.
-      const outcome = await this.commands(sandboxId).run(
+      const outcome = await (await place.commands(sandboxId)).run(
         'nice',
         ['-n', '10', '/bin/bash', '-l', '-c', check.command],
         {
@@ -190,25 +223,30 @@ export class ClassBoard {
   }
 
   /** Copies the lab's starting files back over the student's (as the lab panel's Reset does). */
-  async reset(sandboxId: string): Promise<void> {
+  async reset(place: ClassPlace, sandboxId: string): Promise<void> {
     let manifest: Awaited<ReturnType<ClassBoard['manifest']>>
     try {
-      manifest = await this.manifest(sandboxId)
+      manifest = await this.manifest(place, sandboxId)
     } catch (err) {
+      // No such sandbox, or its platform's own refusal.
+      if (err instanceof PlatformError) throw err
       throw new PlatformError(409, messageOf(err))
     }
     if (manifest.reset === false) throw new PlatformError(409, 'this lab cannot be reset')
-    const copy = await this.commands(sandboxId).run(
+    const copy = await (await place.commands(sandboxId)).run(
       'cp',
       ['-R', '--parents', '--', ...(manifest.reset.paths ?? ['.']), home],
       { cwd: `${home}/${labStartPath}`, timeoutMs: 60_000, tag: 'lab-reset' },
     )
     if (copy.exitCode !== 0)
       throw new PlatformError(409, `the reset failed: ${copy.output.trim() || copy.status}`)
-    this.keep(sandboxId, {
-      at: new Date().toISOString(),
-      passed: null,
-      error: 'reset to the starting files; not checked since',
-    })
+    this.keep(
+      { sandboxId, ...(place.remoteId ? { remoteId: place.remoteId } : {}) },
+      {
+        at: new Date().toISOString(),
+        passed: null,
+        error: 'reset to the starting files; not checked since',
+      },
+    )
   }
 }

@@ -1,11 +1,16 @@
 import { z } from 'zod'
 import type { ClassCheckAnswer, ClassSummary, ClassView } from '../../../src/contract/ideApiTypes'
+import type { JoinLinks } from '../access/joinLinks'
 import { readJsonBody, sendJson } from '../api/httpJson'
 import type { ClassBoard } from '../class/classBoard'
+import type { ClassPlace } from '../class/classPlace'
+import { remoteClassPlace } from '../class/remoteClassPlace'
 import { isSandboxId } from '../ids'
 import { PlatformError } from '../platformError'
-import type { SandboxManager } from '../sandboxManager'
-import type { IdeRoute } from './ideRoute'
+import { sameSandbox } from '../sandboxRef'
+import { isE2bSandboxId } from './e2bSandboxId'
+import type { IdeHandler, IdeRoute } from './ideRoute'
+import { isRemoteId, type RemoteStore } from './remoteStore'
 
 const className = /^[A-Za-z0-9._-]{1,64}$/
 /** Which of the class's students an action is for; all of them when absent. */
@@ -18,96 +23,132 @@ const extendBody = someStudents.extend({
     .max(7 * 24 * 60 * 60),
 })
 
-function nameParam(params: string[]): string {
-  const name = decodeURIComponent(params[0] ?? '')
+function nameParam(encoded: string | undefined): string {
+  const name = decodeURIComponent(encoded ?? '')
   if (!className.test(name)) throw new PlatformError(400, 'invalid class name')
   return name
 }
 
+/** Resolves a route's place parameters (none for the stack's own, the remote's id otherwise). */
+type PlaceOf = (params: string[]) => ClassPlace
+
+/** A handler given the class's place and the parameters after the place's. */
+type PlaceHandler = (
+  req: Parameters<IdeHandler>[0],
+  res: Parameters<IdeHandler>[1],
+  place: ClassPlace,
+  params: string[],
+) => Promise<void>
+
 /**
  * The teacher's dashboard (`/class/{name}`): the classes, one class's students, and actions for
  * all of them or some (`sandboxIds`): check, pause, resume, extend; a student's lab reset; the
- * class's end. The owner only: no student's sign-in reaches these.
+ * class's end. The same routes serve the stack's own classes (`/classes/…`) and an E2B remote's
+ * (`/remotes/{remoteId}/classes/…`), whose key stays here. The owner only: no student's sign-in
+ * reaches these.
  */
-export function classRoutes(deps: { board: ClassBoard; manager: SandboxManager }): IdeRoute[] {
-  const { board, manager } = deps
+export function classRoutes(deps: {
+  board: ClassBoard
+  local: ClassPlace
+  remotes: RemoteStore
+  joinLinks: Pick<JoinLinks, 'revoke'>
+}): IdeRoute[] {
+  const { board } = deps
+  const places: { prefix: string; placeOf: PlaceOf; sandboxId: (id: string) => boolean }[] = [
+    { prefix: '', placeOf: () => deps.local, sandboxId: isSandboxId },
+    {
+      prefix: '/remotes/([^/]+)',
+      placeOf: (params) => {
+        const remoteId = params[0] ?? ''
+        if (!isRemoteId(remoteId)) throw new PlatformError(400, 'invalid remote id')
+        return remoteClassPlace(deps.remotes.get(remoteId))
+      },
+      sandboxId: isE2bSandboxId,
+    },
+  ]
   /** Runs `action` on each chosen sandbox, all at once; the first failure is the answer's. */
   const forEach = async (
+    place: ClassPlace,
     name: string,
     ids: string[] | undefined,
     action: (id: string) => Promise<unknown>,
   ) => {
-    const results = await Promise.allSettled(board.chosen(name, ids).map((r) => action(r.sandboxID)))
+    const chosen = await board.chosen(place, name, ids)
+    const results = await Promise.allSettled(chosen.map((m) => action(m.sandboxId)))
     const failed = results.find((r) => r.status === 'rejected')
     if (failed) throw failed.reason
     return results.length
   }
-  return [
-    {
-      pattern: /^\/classes$/,
-      methods: { GET: async (_req, res) => sendJson(res, 200, board.classes() satisfies ClassSummary[]) },
-    },
-    {
-      pattern: /^\/classes\/([^/]+)$/,
-      methods: {
-        GET: async (_req, res, params) =>
-          sendJson(res, 200, board.view(nameParam(params)) satisfies ClassView),
-        // The class ends: every sandbox of it is killed, their files with them.
-        DELETE: async (_req, res, params) => {
-          await forEach(nameParam(params), undefined, (id) => manager.kill(id))
+  const routesAt = ({ prefix, placeOf, sandboxId }: (typeof places)[number]): IdeRoute[] => {
+    const placeParams = prefix ? 1 : 0
+    /** A route under the place's prefix; its handlers get the place and their own parameters. */
+    const route = (path: string, methods: Record<string, PlaceHandler>): IdeRoute => ({
+      pattern: new RegExp(`^${prefix}${path}$`),
+      methods: Object.fromEntries(
+        Object.entries(methods).map(([method, handler]) => [
+          method,
+          ((req, res, params) =>
+            handler(req, res, placeOf(params), params.slice(placeParams))) satisfies IdeHandler,
+        ]),
+      ),
+    })
+    return [
+      route('/classes', {
+        GET: async (_req, res, place) =>
+          sendJson(res, 200, (await board.classes(place)) satisfies ClassSummary[]),
+      }),
+      route('/classes/([^/]+)', {
+        GET: async (_req, res, place, params) =>
+          sendJson(res, 200, (await board.view(place, nameParam(params[0]))) satisfies ClassView),
+        // The class ends: every sandbox of it is killed, their files with them, and their links go.
+        DELETE: async (_req, res, place, params) => {
+          await forEach(place, nameParam(params[0]), undefined, async (id) => {
+            await place.kill(id)
+            const ref = { sandboxId: id, ...(place.remoteId ? { remoteId: place.remoteId } : {}) }
+            deps.joinLinks.revoke((l) => sameSandbox(l, ref))
+            board.forget(ref)
+          })
           res.writeHead(204).end()
         },
-      },
-    },
-    {
-      pattern: /^\/classes\/([^/]+)\/check$/,
-      methods: {
-        POST: async (req, res, params) => {
-          const name = nameParam(params)
+      }),
+      route('/classes/([^/]+)/check', {
+        POST: async (req, res, place, params) => {
+          const name = nameParam(params[0])
           const { sandboxIds } = await readJsonBody(req, someStudents, { optional: true })
-          const chosen = board.chosen(name, sandboxIds)
-          const { passed, checked } = await board.check(chosen)
+          const chosen = await board.chosen(place, name, sandboxIds)
+          const { passed, checked } = await board.check(place, chosen)
           sendJson(res, 200, { passed, checked, students: chosen.length } satisfies ClassCheckAnswer)
         },
-      },
-    },
-    {
-      pattern: /^\/classes\/([^/]+)\/(pause|resume)$/,
-      methods: {
-        POST: async (req, res, params) => {
+      }),
+      route('/classes/([^/]+)/(pause|resume)', {
+        POST: async (req, res, place, params) => {
           const { sandboxIds } = await readJsonBody(req, someStudents, { optional: true })
           const resume = params[1] === 'resume'
           // Only those that are not already so: pausing a paused sandbox is a 409 on its own.
-          const chosen = board.chosen(nameParam(params), sandboxIds)
-          const changing = chosen.filter((r) => (r.state === 'paused') === resume).map((r) => r.sandboxID)
-          await Promise.all(changing.map((id) => (resume ? manager.connect(id) : manager.pause(id))))
+          const chosen = await board.chosen(place, nameParam(params[0]), sandboxIds)
+          const changing = chosen.filter((m) => (m.state === 'paused') === resume).map((m) => m.sandboxId)
+          await Promise.all(changing.map((id) => (resume ? place.resume(id) : place.pause(id))))
           sendJson(res, 200, { changed: changing.length })
         },
-      },
-    },
-    {
-      pattern: /^\/classes\/([^/]+)\/timeout$/,
-      methods: {
-        POST: async (req, res, params) => {
+      }),
+      route('/classes/([^/]+)/timeout', {
+        POST: async (req, res, place, params) => {
           const { sandboxIds, seconds } = await readJsonBody(req, extendBody)
-          const changed = await forEach(nameParam(params), sandboxIds, async (id) =>
-            manager.setTimeout(id, seconds),
+          const changed = await forEach(place, nameParam(params[0]), sandboxIds, (id) =>
+            place.setTimeout(id, seconds),
           )
           sendJson(res, 200, { changed })
         },
-      },
-    },
-    {
-      pattern: /^\/sandboxes\/([^/]+)\/lab-reset$/,
-      methods: {
-        POST: async (_req, res, params) => {
+      }),
+      route('/sandboxes/([^/]+)/lab-reset', {
+        POST: async (_req, res, place, params) => {
           const id = params[0] ?? ''
-          if (!isSandboxId(id)) throw new PlatformError(400, 'invalid sandbox id')
-          manager.get(id)
-          await board.reset(id)
+          if (!sandboxId(id)) throw new PlatformError(400, 'invalid sandbox id')
+          await board.reset(place, id)
           res.writeHead(204).end()
         },
-      },
-    },
-  ]
+      }),
+    ]
+  }
+  return places.flatMap(routesAt)
 }

@@ -14,6 +14,7 @@ const sandboxDetail = z.object({
   envdVersion: z.string(),
   envdAccessToken: z.string().nullish(),
   domain: z.string().nullish(),
+  metadata: z.record(z.string(), z.string()).nullish(),
 })
 
 /** The parts of E2B's `SandboxMetric` the IDE shows. */
@@ -27,6 +28,30 @@ const metricFigures = z.object({
 
 /** A sandbox as an E2B-compatible API describes it. */
 export type RemoteSandboxDetail = z.infer<typeof sandboxDetail>
+
+/** The parts of E2B's `ListedSandbox` a class needs. */
+const listedSandbox = z.object({
+  sandboxID: z.string(),
+  state: z.enum(['running', 'paused']),
+  endAt: z.string(),
+  metadata: z.record(z.string(), z.string()).nullish(),
+})
+
+/** A sandbox as E2B lists it. */
+export type RemoteListedSandbox = z.infer<typeof listedSandbox>
+
+/** The parts of E2B's `Sandbox` (a create's answer) the stack uses. */
+const createdSandbox = z.object({ sandboxID: z.string() })
+
+/** What the stack asks of E2B for a new sandbox. */
+export interface RemoteSandboxRequest {
+  templateId: string
+  timeoutSeconds: number
+  metadata: Record<string, string>
+}
+
+/** Most pages of a list the stack walks: 100 a page, so 5,000 sandboxes. */
+const maxListPages = 50
 
 /** Why a fetch failed, in a few words (undici hides the reason in `cause`). */
 function whyUnreachable(err: unknown): string {
@@ -49,6 +74,17 @@ function remoteMessage(status: number, text: string): string {
   return text.trim().slice(0, 300) || `the E2B API answered ${status}`
 }
 
+/** The answer's JSON as `schema` has it, or a 502 saying what the E2B API did (`what`). */
+function parsedAs<T>(schema: z.ZodType<T>, text: string, what: string): T {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {}
+  const parsed = schema.safeParse(json)
+  if (!parsed.success) throw new PlatformError(502, `the E2B API ${what} in an unexpected shape`)
+  return parsed.data
+}
+
 /**
  * Calls an E2B-compatible platform API with a stored remote's key. The key goes only to the
  * remote's own apiUrl, in `X-API-Key`: redirects are not followed, since fetch would carry a
@@ -65,29 +101,49 @@ export class E2bClient {
 
   /** GET /sandboxes/{id} */
   async sandbox(id: string): Promise<RemoteSandboxDetail> {
-    const text = await this.call('GET', `/sandboxes/${id}`)
-    let json: unknown
-    try {
-      json = JSON.parse(text)
-    } catch {}
-    const parsed = sandboxDetail.safeParse(json)
-    if (!parsed.success)
-      throw new PlatformError(502, `the E2B API described sandbox ${id} in an unexpected shape`)
-    return parsed.data
+    return parsedAs(sandboxDetail, await this.call('GET', `/sandboxes/${id}`), `described sandbox ${id}`)
   }
 
-  /** GET /sandboxes/{id}/metrics: the sandbox's use over time; what does not parse is left out. */
-  async metrics(id: string): Promise<MetricFigures[]> {
-    let json: unknown
-    try {
-      json = JSON.parse(await this.call('GET', `/sandboxes/${id}/metrics`))
-    } catch (err) {
-      if (err instanceof PlatformError) throw err
+  /**
+   * POST /sandboxes: a sandbox that pauses when its time runs out (it holds someone's work) and
+   * whose runtime wants its own access token (`secure`), so one sandbox's token opens no other.
+   */
+  async create(request: RemoteSandboxRequest): Promise<string> {
+    const text = await this.call('POST', '/sandboxes', {
+      templateID: request.templateId,
+      timeout: request.timeoutSeconds,
+      autoPause: true,
+      secure: true,
+      metadata: request.metadata,
+    })
+    return parsedAs(createdSandbox, text, 'answered a new sandbox').sandboxID
+  }
+
+  /** GET /v2/sandboxes, running and paused, whose metadata has every pair of `metadata`; every page. */
+  async list(metadata: Record<string, string>): Promise<RemoteListedSandbox[]> {
+    const found: RemoteListedSandbox[] = []
+    let next: string | null = null
+    for (let page = 0; page < maxListPages; page++) {
+      const query = new URLSearchParams({ limit: '100' })
+      if (Object.keys(metadata).length > 0) query.set('metadata', new URLSearchParams(metadata).toString())
+      if (next) query.set('nextToken', next)
+      const answer = await this.request('GET', `/v2/sandboxes?${query}`)
+      found.push(...parsedAs(z.array(listedSandbox), answer.text, 'listed its sandboxes'))
+      next = answer.nextToken
+      if (!next) break
     }
-    const parsed = z.array(metricFigures).safeParse(json)
-    if (!parsed.success)
-      throw new PlatformError(502, `the E2B API gave sandbox ${id}'s metrics in an unexpected shape`)
-    return parsed.data
+    return found
+  }
+
+  /** DELETE /sandboxes/{id}: the sandbox and its files are gone. */
+  async kill(id: string): Promise<void> {
+    await this.call('DELETE', `/sandboxes/${id}`)
+  }
+
+  /** GET /sandboxes/{id}/metrics: the sandbox's use over time. */
+  async metrics(id: string): Promise<MetricFigures[]> {
+    const text = await this.call('GET', `/sandboxes/${id}/metrics`)
+    return parsedAs(z.array(metricFigures), text, `gave sandbox ${id}'s metrics`)
   }
 
   /** POST /sandboxes/{id}/pause */
@@ -106,6 +162,14 @@ export class E2bClient {
   }
 
   private async call(method: string, path: string, body?: unknown): Promise<string> {
+    return (await this.request(method, path, body)).text
+  }
+
+  private async request(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ text: string; nextToken: string | null }> {
     const { apiUrl, apiKey } = this.remote
     let res: Response
     let text: string
@@ -134,6 +198,6 @@ export class E2bClient {
     if (res.status >= 400 && res.status <= 599)
       throw new PlatformError(res.status, remoteMessage(res.status, text))
     if (!res.ok) throw new PlatformError(502, `the E2B API at ${apiUrl} answered ${res.status}`)
-    return text
+    return { text, nextToken: res.headers.get('X-Next-Token') }
   }
 }

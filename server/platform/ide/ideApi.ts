@@ -12,12 +12,14 @@ import type { JoinLinks } from '../access/joinLinks'
 import type { PortAccess } from '../access/portAccess'
 import { readJsonBody, sendError, sendJson } from '../api/httpJson'
 import type { ClassBoard } from '../class/classBoard'
+import { localClassPlace } from '../class/classPlace'
 import { TeacherPresence } from '../class/teacherPresence'
 import type { SandboxDisks } from '../disk/sandboxDisks'
 import type { EmbedPolicy } from '../embed/embedPolicy'
 import type { SandboxLauncher } from '../launcher/sandboxLauncher'
 import { PlatformError } from '../platformError'
 import type { SandboxManager } from '../sandboxManager'
+import { sameSandbox } from '../sandboxRef'
 import type { TemplateCatalog } from '../templates/templateCatalog'
 import { classRoutes } from './classRoutes'
 import { guardIdeRequest } from './ideRequestGuard'
@@ -75,7 +77,8 @@ function findRoute(routes: IdeRoute[], path: string): { route: IdeRoute; params:
 /** Throws 403 unless the caller may use the route: the owner always, a student where it says so. */
 function mayCall(caller: Caller, route: IdeRoute, params: string[]): void {
   if (caller.role === 'owner' || route.students === 'any') return
-  if (route.students === 'own-sandbox' && params[0] === caller.link.sandboxId) return
+  const sandbox = route.sandboxOf?.(params) ?? { sandboxId: params[0] ?? '' }
+  if (route.students === 'own-sandbox' && sameSandbox(sandbox, caller.link)) return
   throw new PlatformError(403, "a student's join link opens their own sandbox only")
 }
 
@@ -103,6 +106,7 @@ export function ideApi(options: IdeApiOptions) {
                 signedIn: true,
                 role: 'student',
                 sandboxId: caller.link.sandboxId,
+                ...(caller.link.remoteId ? { remoteId: caller.link.remoteId } : {}),
                 student: caller.link.student,
               }) satisfies SignedInAnswer,
         )
@@ -158,6 +162,7 @@ export function ideApi(options: IdeApiOptions) {
     open: true,
     methods: { GET: async (_req, res) => sendJson(res, 200, options.embedPolicy() satisfies EmbedConfig) },
   }
+  const remotes = new RemoteStore(options.dataDir)
   const routes: IdeRoute[] = [
     auth,
     join,
@@ -173,9 +178,14 @@ export function ideApi(options: IdeApiOptions) {
       portAccess: options.portAccess,
       presence,
     }),
-    ...joinLinkRoutes({ joinLinks: options.joinLinks, manager: options.manager }),
-    ...classRoutes({ board: options.classBoard, manager: options.manager }),
-    ...remoteRoutes(new RemoteStore(options.dataDir), options.log),
+    ...joinLinkRoutes({ joinLinks: options.joinLinks, manager: options.manager, remotes }),
+    ...classRoutes({
+      board: options.classBoard,
+      local: localClassPlace(options.manager),
+      remotes,
+      joinLinks: options.joinLinks,
+    }),
+    ...remoteRoutes({ store: remotes, presence, log: options.log }),
   ]
   const limiter = new FailureLimiter()
 
@@ -190,6 +200,9 @@ export function ideApi(options: IdeApiOptions) {
       const caller = found?.route.open ? undefined : credentials.identify(req)
       if (!found) throw new PlatformError(404, `no such endpoint: ${req.method} ${url.pathname}`)
       if (caller) mayCall(caller, found.route, found.params)
+      // What the teacher's dashboard shows as a student's last activity where the stack sees no
+      // more (a sandbox on E2B): their page calling about their sandbox.
+      if (caller?.role === 'student') options.classBoard.seen(caller.link)
       const handler = found.route.methods[req.method ?? '']
       if (!handler) {
         res.setHeader('Allow', Object.keys(found.route.methods).join(', '))

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Caller } from '../access/ideCredentials'
+import type { SandboxRef } from '../sandboxRef'
 
 /**
  * Answers one IDE API request, given what the route's pattern captured, in order (still
@@ -23,5 +24,7 @@ export interface IdeRoute {
    * student's own sandbox, `any` for what holds nothing of anyone else's. Absent: the owner only.
    */
   students?: 'own-sandbox' | 'any'
+  /** The sandbox an `own-sandbox` route is about: the stack's own named by the first parameter, unless said. */
+  sandboxOf?: (params: string[]) => SandboxRef
   methods: Partial<Record<string, IdeHandler>>
 }

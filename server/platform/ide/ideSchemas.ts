@@ -53,3 +53,20 @@ export const addRemoteBody = z.strictObject({
   apiUrl: z.string().min(1).max(2048).optional(),
   domain: z.string().max(253).regex(hostWithPort, 'must be a host name, optionally with a port').optional(),
 })
+
+/**
+ * POST /ide/api/remotes/{remoteId}/sandboxes: an E2B template (E2B judges the id), a timeout, and
+ * metadata as E2B keeps it (a class's `class` and `student`), bounded so a body cannot flood it.
+ */
+export const remoteSandboxBody = z.strictObject({
+  templateId: z
+    .string()
+    .min(1)
+    .max(128)
+    .regex(/^[A-Za-z0-9._:/-]+$/, 'must be a template id or alias'),
+  timeoutSeconds: seconds.optional(),
+  metadata: z
+    .record(z.string().min(1).max(64), z.string().max(256))
+    .refine((m) => Object.keys(m).length <= 16, 'at most 16 metadata keys')
+    .optional(),
+})

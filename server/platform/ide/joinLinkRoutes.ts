@@ -4,8 +4,11 @@ import { readJsonBody, sendJson } from '../api/httpJson'
 import { isSandboxId } from '../ids'
 import { PlatformError } from '../platformError'
 import type { SandboxManager } from '../sandboxManager'
+import { E2bClient } from './e2bClient'
+import { isE2bSandboxId } from './e2bSandboxId'
 import type { IdeRoute } from './ideRoute'
 import { joinLinkBody } from './ideSchemas'
+import { isRemoteId, type RemoteStore } from './remoteStore'
 
 /** How long a join link waits to be opened unless the teacher says: a day, a class and its homework. */
 const defaultExpirySeconds = 24 * 60 * 60
@@ -13,6 +16,7 @@ const defaultExpirySeconds = 24 * 60 * 60
 const view = (link: JoinLink): JoinLinkView => ({
   id: link.id,
   sandboxId: link.sandboxId,
+  ...(link.remoteId ? { remoteId: link.remoteId } : {}),
   student: link.student,
   ...(link.className ? { className: link.className } : {}),
   token: link.token,
@@ -20,8 +24,15 @@ const view = (link: JoinLink): JoinLinkView => ({
   ...(link.claimedAt ? { claimedAt: link.claimedAt } : {}),
 })
 
-/** The owner's routes for students' join links: issue one for a sandbox, list them, revoke one. */
-export function joinLinkRoutes(deps: { joinLinks: JoinLinks; manager: SandboxManager }): IdeRoute[] {
+/**
+ * The owner's routes for students' join links: issue one for a sandbox (the stack's own, or one
+ * on an E2B remote), list them, revoke one.
+ */
+export function joinLinkRoutes(deps: {
+  joinLinks: JoinLinks
+  manager: SandboxManager
+  remotes: RemoteStore
+}): IdeRoute[] {
   const { joinLinks, manager } = deps
   return [
     {
@@ -44,13 +55,40 @@ export function joinLinkRoutes(deps: { joinLinks: JoinLinks; manager: SandboxMan
       },
     },
     {
+      pattern: /^\/remotes\/([^/]+)\/sandboxes\/([^/]+)\/join-links$/,
+      methods: {
+        POST: async (req, res, params) => {
+          const [remoteId = '', sandboxId = ''] = params
+          if (!isRemoteId(remoteId)) throw new PlatformError(400, 'invalid remote id')
+          if (!isE2bSandboxId(sandboxId)) throw new PlatformError(400, 'invalid sandbox id')
+          const body = await readJsonBody(req, joinLinkBody, { optional: true })
+          // E2B's 404 for a sandbox that does not exist: a link must open something.
+          const metadata = (await new E2bClient(deps.remotes.get(remoteId)).sandbox(sandboxId)).metadata ?? {}
+          const link = joinLinks.issue({
+            sandboxId,
+            remoteId,
+            student: body.student ?? metadata.student ?? sandboxId,
+            className: body.className ?? metadata.class,
+            expiresInSeconds: body.expiresInSeconds ?? defaultExpirySeconds,
+          })
+          sendJson(res, 201, view(link))
+        },
+      },
+    },
+    {
       pattern: /^\/join-links$/,
       methods: {
         GET: async (req, res) => {
           const query = new URL(req.url ?? '/', 'http://ide').searchParams
           const className = query.get('class') ?? undefined
+          const remoteId = query.get('remoteId') ?? undefined
           const sandboxId = query.get('sandboxId') ?? undefined
-          sendJson(res, 200, joinLinks.list({ className, sandboxId }).map(view))
+          const links = joinLinks.list({
+            ...(className ? { className } : {}),
+            ...(remoteId ? { remoteId } : {}),
+            ...(sandboxId ? { sandbox: { sandboxId, ...(remoteId ? { remoteId } : {}) } } : {}),
+          })
+          sendJson(res, 200, links.map(view))
         },
       },
     },

@@ -1,10 +1,13 @@
-import type { RemoteInfo, SandboxUsage, TimeoutAnswer } from '../../../src/contract/ideApiTypes'
+import type { RemoteInfo, SandboxUsage, SessionInfo, TimeoutAnswer } from '../../../src/contract/ideApiTypes'
+import type { Caller } from '../access/ideCredentials'
 import { readJsonBody, sendJson } from '../api/httpJson'
+import type { TeacherPresence } from '../class/teacherPresence'
 import { PlatformError } from '../platformError'
+import { sandboxKey } from '../sandboxRef'
 import { E2bClient } from './e2bClient'
 import { isE2bSandboxId } from './e2bSandboxId'
 import type { IdeHandler, IdeRoute } from './ideRoute'
-import { addRemoteBody, resumeSandboxBody, sandboxTimeoutBody } from './ideSchemas'
+import { addRemoteBody, remoteSandboxBody, resumeSandboxBody, sandboxTimeoutBody } from './ideSchemas'
 import { remoteEndpoint } from './remoteEndpoint'
 import { remoteSession } from './remoteSession'
 import { isRemoteId, publicRemote, type RemoteStore, type StoredRemote } from './remoteStore'
@@ -27,15 +30,31 @@ function sandboxParam(params: string[]): string {
 
 /**
  * Registers E2B remotes and forwards the IDE's platform calls for their sandboxes, so the API key
- * stays on this server; the browser gets only each sandbox's runtime URL and access token.
+ * stays on this server; the browser gets only each sandbox's runtime URL and access token. A
+ * student whose join link opens a sandbox on a remote may make these calls for it alone.
  */
-export function remoteRoutes(store: RemoteStore, log: (line: string) => void): IdeRoute[] {
+export function remoteRoutes(deps: {
+  store: RemoteStore
+  /** Whether the teacher has a student's sandbox open, for the student's page. */
+  presence: TeacherPresence
+  log: (line: string) => void
+}): IdeRoute[] {
+  const { store, presence, log } = deps
   const sandboxRoute = (action: string, handler: IdeHandler): IdeRoute => ({
     pattern: new RegExp(`^/remotes/([^/]+)/sandboxes/([^/]+)/${action}$`),
+    students: 'own-sandbox',
+    sandboxOf: (params) => ({ remoteId: params[0] ?? '', sandboxId: params[1] ?? '' }),
     methods: { [action === 'session' || action === 'usage' ? 'GET' : 'POST']: handler },
   })
-  const session = async (remote: StoredRemote, id: string) =>
-    remoteSession(remote, await new E2bClient(remote).sandbox(id))
+  /** A session as the caller's page sees it; the owner's asking counts as being there. */
+  const session = async (remote: StoredRemote, id: string, caller: Caller | undefined) => {
+    const answer = remoteSession(remote, await new E2bClient(remote).sandbox(id))
+    const key = sandboxKey({ remoteId: remote.remoteId, sandboxId: id })
+    if (caller?.role === 'owner') presence.mark(key)
+    return (
+      caller?.role === 'student' ? { ...answer, teacherHere: presence.here(key) } : answer
+    ) satisfies SessionInfo
+  }
 
   return [
     {
@@ -79,8 +98,27 @@ export function remoteRoutes(store: RemoteStore, log: (line: string) => void): I
         },
       },
     },
-    sandboxRoute('session', async (_req, res, params) => {
-      sendJson(res, 200, await session(remoteParam(store, params), sandboxParam(params)))
+    {
+      // A sandbox on the remote, made with the key kept here: `npm run class -- --remote` makes
+      // a class's this way, so the teacher's E2B key never leaves the stack.
+      pattern: /^\/remotes\/([^/]+)\/sandboxes$/,
+      methods: {
+        POST: async (req, res, params) => {
+          const remote = remoteParam(store, params)
+          const body = await readJsonBody(req, remoteSandboxBody)
+          const client = new E2bClient(remote)
+          const id = await client.create({
+            templateId: body.templateId,
+            timeoutSeconds: body.timeoutSeconds ?? e2bDefaultTimeoutSeconds,
+            metadata: body.metadata ?? {},
+          })
+          log(`ide: E2B remote ${remote.remoteId} sandbox ${id}: created from ${body.templateId}`)
+          sendJson(res, 201, await session(remote, id, undefined))
+        },
+      },
+    },
+    sandboxRoute('session', async (_req, res, params, caller) => {
+      sendJson(res, 200, await session(remoteParam(store, params), sandboxParam(params), caller))
     }),
     sandboxRoute('usage', async (_req, res, params) => {
       const remote = remoteParam(store, params)
@@ -97,13 +135,13 @@ export function remoteRoutes(store: RemoteStore, log: (line: string) => void): I
       log(`ide: E2B remote ${remote.remoteId} sandbox ${id}: paused`)
       res.writeHead(204).end()
     }),
-    sandboxRoute('resume', async (req, res, params) => {
+    sandboxRoute('resume', async (req, res, params, caller) => {
       const remote = remoteParam(store, params)
       const id = sandboxParam(params)
       const body = await readJsonBody(req, resumeSandboxBody, { optional: true })
       await new E2bClient(remote).connect(id, body.timeoutSeconds ?? e2bDefaultTimeoutSeconds)
       log(`ide: E2B remote ${remote.remoteId} sandbox ${id}: connected`)
-      sendJson(res, 200, await session(remote, id))
+      sendJson(res, 200, await session(remote, id, caller))
     }),
     sandboxRoute('timeout', async (req, res, params) => {
       const remote = remoteParam(store, params)

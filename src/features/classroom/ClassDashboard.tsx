@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { CheckVerdict, ClassStudent } from '../../contract/ideApiTypes'
+import type { CheckVerdict, ClassStudent, ClassSummary } from '../../contract/ideApiTypes'
+import { classPagePath, sandboxPagePath } from '../../contract/idePaths'
 import { localStack } from '../../sandbox/localStack'
 import { ConfirmDialog } from '../../ui/ConfirmDialog'
 import { copyText } from '../../ui/copyText'
@@ -57,13 +58,14 @@ function linkText(link: ClassStudent['link']): string {
  * extend for all; and per student: open their workspace, check, reset the lab, pause or resume,
  * and a new join link.
  */
-export function ClassDashboard({ name }: { name: string }) {
+export function ClassDashboard({ name, remoteId }: { name: string; remoteId?: string }) {
   const queryClient = useQueryClient()
   const now = useNow(refreshMs)
-  const key = ['class', name]
+  const place = remoteId ? { remoteId } : {}
+  const key = ['class', remoteId ?? '', name]
   const view = useQuery({
     queryKey: key,
-    queryFn: () => localStack.classes.view(name),
+    queryFn: () => localStack.classes.view(place, name),
     refetchInterval: refreshMs,
   })
   const [summary, setSummary] = useState<string>()
@@ -80,7 +82,7 @@ export function ClassDashboard({ name }: { name: string }) {
   const checkAll = (sandboxIds?: string[]) =>
     run('The check failed', async () => {
       setSummary(sandboxIds ? undefined : 'Checking every student’s lab…')
-      const answer = await localStack.classes.check(name, sandboxIds)
+      const answer = await localStack.classes.check(place, name, sandboxIds)
       if (!sandboxIds)
         setSummary(
           `${answer.passed} of ${answer.checked} passing${
@@ -92,7 +94,7 @@ export function ClassDashboard({ name }: { name: string }) {
     })
   const newLink = (student: ClassStudent) =>
     run('Making a new link failed', async () => {
-      const link = await localStack.classes.newJoinLink(student.sandboxId)
+      const link = await localStack.classes.newJoinLink(place, student.sandboxId)
       const url = `${location.origin}/join#token=${link.token}`
       await copyText(url)
       setSummary(
@@ -115,6 +117,7 @@ export function ClassDashboard({ name }: { name: string }) {
     <main className="picker class-dashboard" aria-labelledby="class-title">
       <div className="picker-header">
         <h2 id="class-title">Class {name}</h2>
+        {remoteId && <span className="muted">on E2B</span>}
         <span>
           {students.length} students · {running} running ·{' '}
           {checked > 0 ? `${passing} of ${checked} passing` : 'no checks yet'}
@@ -127,21 +130,23 @@ export function ClassDashboard({ name }: { name: string }) {
         <button
           type="button"
           disabled={busy}
-          onClick={() => run('Pausing failed', () => localStack.classes.pauseOrResume(name, 'pause'))}
+          onClick={() => run('Pausing failed', () => localStack.classes.pauseOrResume(place, name, 'pause'))}
         >
           Pause all
         </button>
         <button
           type="button"
           disabled={busy}
-          onClick={() => run('Resuming failed', () => localStack.classes.pauseOrResume(name, 'resume'))}
+          onClick={() =>
+            run('Resuming failed', () => localStack.classes.pauseOrResume(place, name, 'resume'))
+          }
         >
           Resume all
         </button>
         <button
           type="button"
           disabled={busy}
-          onClick={() => run('Extending failed', () => localStack.classes.extend(name, 2 * hour))}
+          onClick={() => run('Extending failed', () => localStack.classes.extend(place, name, 2 * hour))}
         >
           Give everyone 2 hours
         </button>
@@ -185,7 +190,7 @@ export function ClassDashboard({ name }: { name: string }) {
               </td>
               <td className="row-actions">
                 <a
-                  href={`/sandbox/${encodeURIComponent(s.sandboxId)}`}
+                  href={sandboxPagePath({ sandboxId: s.sandboxId, ...place })}
                   target="_blank"
                   rel="noopener"
                   aria-label={`Open ${s.student}'s workspace`}
@@ -214,9 +219,12 @@ export function ClassDashboard({ name }: { name: string }) {
                   aria-label={`${s.state === 'running' ? 'Pause' : 'Resume'} ${s.student}'s sandbox`}
                   onClick={() =>
                     run('That failed', () =>
-                      localStack.classes.pauseOrResume(name, s.state === 'running' ? 'pause' : 'resume', [
-                        s.sandboxId,
-                      ]),
+                      localStack.classes.pauseOrResume(
+                        place,
+                        name,
+                        s.state === 'running' ? 'pause' : 'resume',
+                        [s.sandboxId],
+                      ),
                     )
                   }
                 >
@@ -242,7 +250,7 @@ export function ClassDashboard({ name }: { name: string }) {
         confirm="End the class"
         onAnswer={(yes) => {
           setConfirming(undefined)
-          if (yes) run('Ending the class failed', () => localStack.classes.end(name))
+          if (yes) run('Ending the class failed', () => localStack.classes.end(place, name))
         }}
       >
         Every student’s sandbox is killed, with their files. Their links stop working.
@@ -255,7 +263,8 @@ export function ClassDashboard({ name }: { name: string }) {
         onAnswer={(yes) => {
           const target = confirming?.kind === 'reset' ? confirming.student : undefined
           setConfirming(undefined)
-          if (yes && target) run('The reset failed', () => localStack.classes.resetLab(target.sandboxId))
+          if (yes && target)
+            run('The reset failed', () => localStack.classes.resetLab(place, target.sandboxId))
         }}
       >
         The lab’s starting files come back over the student’s changes to them; files they added are kept.
@@ -264,17 +273,42 @@ export function ClassDashboard({ name }: { name: string }) {
   )
 }
 
-/** `/class`: the classes on this stack, each a link to its dashboard. */
+/** The classes on this stack and on each E2B remote it holds a key for; a remote that fails says so. */
+async function everyClass(): Promise<{ classes: ClassSummary[]; failures: string[] }> {
+  const remotes = await localStack.remotes()
+  const results = await Promise.allSettled([
+    localStack.classes.list(),
+    ...remotes.map((r) => localStack.classes.list({ remoteId: r.remoteId })),
+  ])
+  const classes: ClassSummary[] = []
+  const failures: string[] = []
+  results.forEach((result, i) => {
+    if (result.status === 'fulfilled') classes.push(...result.value)
+    else
+      failures.push(
+        `${i === 0 ? 'This stack' : `E2B at ${remotes[i - 1]?.apiUrl}`}: ${result.reason instanceof Error ? result.reason.message : String(result.reason)}`,
+      )
+  })
+  return { classes, failures }
+}
+
+/** `/class`: the classes on this stack and on E2B, each a link to its dashboard. */
 export function ClassList() {
-  const classes = useQuery({
+  const found = useQuery({
     queryKey: ['classes'],
-    queryFn: localStack.classes.list,
+    queryFn: everyClass,
     refetchInterval: refreshMs,
   })
+  const classes = { ...found, data: found.data?.classes }
   return (
     <main className="picker" aria-labelledby="classes-title">
       <h2 id="classes-title">Classes on this machine</h2>
       {classes.isError && <p role="alert">{classes.error.message}</p>}
+      {found.data?.failures.map((failure) => (
+        <p role="alert" key={failure}>
+          {failure}
+        </p>
+      ))}
       {classes.data?.length === 0 && (
         <p>
           No class yet. Start one with <code>npm run class -- --template python-basics --students 20</code>.
@@ -282,9 +316,9 @@ export function ClassList() {
       )}
       <ul>
         {classes.data?.map((c) => (
-          <li key={c.name}>
-            <a href={`/class/${encodeURIComponent(c.name)}`}>{c.name}</a> · {c.students} students, {c.running}{' '}
-            running
+          <li key={`${c.remoteId ?? ''}/${c.name}`}>
+            <a href={classPagePath(c.name, c.remoteId)}>{c.name}</a>
+            {c.remoteId ? ' (on E2B)' : ''} · {c.students} students, {c.running} running
           </li>
         ))}
       </ul>
