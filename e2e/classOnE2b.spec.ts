@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test'
+import { ClassDashboardPage } from './pages/ClassDashboardPage'
 import { ExplorerPage } from './pages/ExplorerPage'
 import { WorkbenchPage } from './pages/WorkbenchPage'
 import { freePort, LocalStack } from './stack'
@@ -50,8 +51,8 @@ test.afterAll(async () => {
   await Promise.all([stack.dispose(), cloud.dispose()])
 })
 
-const row = (name: string) =>
-  teacher.getByRole('table', { name: 'Students of monday' }).getByRole('row', { name })
+const dashboard = () => new ClassDashboardPage(teacher, 'monday')
+const row = (name: string) => dashboard().row(name)
 
 test("a student's link opens her sandbox on E2B; her page talks to E2B's runtime, not the stack's", async ({
   browser,
@@ -108,22 +109,11 @@ test("the teacher's dashboard of the E2B class: live rows, the check for everyon
     `printf 'def average(numbers):\\n    return sum(numbers) / len(numbers) if numbers else 0\\n' > ~/main.py && echo fixed-by-ada`,
     'fixed-by-ada',
   )
-  await teacher
-    .getByRole('toolbar', { name: 'The whole class' })
-    .getByRole('button', { name: 'Run the check for everyone' })
-    .click()
-  await expect(teacher.getByRole('status')).toHaveText('1 of 2 passing', { timeout: 30_000 })
+  await dashboard().checkEveryone('1 of 2 passing')
   await expect(row('ada')).toContainText('passed')
   await expect(row('ben')).toContainText('failed')
 
-  const opened = teacher.context().waitForEvent('page')
-  await row('ada').getByRole('link', { name: "Open ada's workspace" }).click()
-  const workspace = new WorkbenchPage(await opened)
-  await expect(workspace.state).toHaveText('Running', { timeout: 20_000 })
-  await expect(workspace.terminalRows).toContainText('fixed-by-ada', { timeout: 20_000 })
-  await workspace.run('echo teacher-says-$((20+1))', 'teacher-says-21')
-  await expect(ada.terminalRows).toContainText('teacher-says-21')
-  await expect(ada.toolbar.getByRole('status')).toHaveText('Your teacher is here', { timeout: 15_000 })
+  const workspace = await dashboard().openLiveWorkspace('ada', 'fixed-by-ada', ada)
   await workspace.page.close()
 
   await row('ben').getByRole('button', { name: "Pause ben's sandbox" }).click()
@@ -135,12 +125,7 @@ test("the teacher's dashboard of the E2B class: live rows, the check for everyon
 })
 
 test('ends the E2B class after asking: its sandboxes on E2B go, and so does the student’s way in', async () => {
-  await teacher.getByRole('button', { name: 'End the class…' }).click()
-  await teacher
-    .getByRole('alertdialog', { name: 'End the class monday?' })
-    .getByRole('button', { name: 'End the class' })
-    .click()
-  await expect(teacher.getByRole('alert')).toContainText("no class 'monday'", { timeout: 15_000 })
+  await dashboard().endClass()
   expect(await (await cloud.api('GET', '/v2/sandboxes')).json()).toEqual([])
   await ada.page.reload()
   await expect(ada.page.getByRole('heading', { name: 'Open the IDE with its link' })).toBeVisible({

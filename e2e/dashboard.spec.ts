@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test'
+import { ClassDashboardPage } from './pages/ClassDashboardPage'
 import { WorkbenchPage } from './pages/WorkbenchPage'
 import { stackForThisFile } from './stack'
 
@@ -37,8 +38,8 @@ test.beforeAll(async ({ browser }) => {
   teacher = await (await browser.newContext()).newPage()
 })
 
-const row = (name: string) =>
-  teacher.getByRole('table', { name: 'Students of monday' }).getByRole('row', { name })
+const dashboard = () => new ClassDashboardPage(teacher, 'monday')
+const row = (name: string) => dashboard().row(name)
 
 test('shows every student of the class, live, as one opens their link', async ({ browser }) => {
   await teacher.goto(stack.link('/class/monday'))
@@ -57,11 +58,7 @@ test('shows every student of the class, live, as one opens their link', async ({
 })
 
 test('runs the check for everyone and says how many pass; a student’s verdict opens to its output', async () => {
-  await teacher
-    .getByRole('toolbar', { name: 'The whole class' })
-    .getByRole('button', { name: 'Run the check for everyone' })
-    .click()
-  await expect(teacher.getByRole('status')).toHaveText('1 of 2 passing', { timeout: 30_000 })
+  await dashboard().checkEveryone('1 of 2 passing')
   await expect(row('ada')).toContainText('passed')
   await expect(row('ben')).toContainText('failed')
   await row('ben').getByText('failed', { exact: true }).click()
@@ -85,26 +82,14 @@ test('resets a student’s lab after asking, and pauses and resumes a student', 
 
 test('opens a student’s workspace with their live terminal, and the student sees the teacher is there', async () => {
   await expect(ada.toolbar.getByRole('status')).toHaveCount(0)
-  const opened = teacher.context().waitForEvent('page')
-  await row('ada').getByRole('link', { name: "Open ada's workspace" }).click()
-  const workspace = new WorkbenchPage(await opened)
-  await expect(workspace.state).toHaveText('Running', { timeout: 20_000 })
   // Her terminal, as she left it, and the same one: what the teacher types, she sees.
-  await expect(workspace.terminalRows).toContainText('fixed-by-ada', { timeout: 20_000 })
-  await workspace.run('echo teacher-says-$((20+1))', 'teacher-says-21')
-  await expect(ada.terminalRows).toContainText('teacher-says-21')
-  await expect(ada.toolbar.getByRole('status')).toHaveText('Your teacher is here', { timeout: 15_000 })
+  const workspace = await dashboard().openLiveWorkspace('ada', 'fixed-by-ada', ada)
   await workspace.page.close()
   await expect(ada.toolbar.getByRole('status')).toHaveCount(0, { timeout: 30_000 })
 })
 
 test('ends the class after asking: every sandbox goes', async () => {
-  await teacher.getByRole('button', { name: 'End the class…' }).click()
-  await teacher
-    .getByRole('alertdialog', { name: 'End the class monday?' })
-    .getByRole('button', { name: 'End the class' })
-    .click()
-  await expect(teacher.getByRole('alert')).toContainText("no class 'monday'", { timeout: 15_000 })
+  await dashboard().endClass()
   const left = (await (await stack.api('GET', '/v2/sandboxes')).json()) as {
     metadata: Record<string, string>
   }[]

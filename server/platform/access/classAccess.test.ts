@@ -4,6 +4,7 @@
 import { networkInterfaces } from 'node:os'
 import { Sandbox } from 'e2b'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type BrowserCallOptions, browserCall as callAsBrowser } from '../testing/browserCall'
 import { ideCall } from '../testing/ideCall'
 import { startTestPlatform, type TestPlatform } from '../testing/platformFixture'
 import { rawRequest } from '../testing/rawHttp'
@@ -22,30 +23,8 @@ describe('a class over the network: join links and what a student may reach', ()
   const host = () => `${domain}:${tp.platform.port}`
 
   /** A browser's call on the class's domain, as a page sends it (no bearer token). */
-  const browserCall = (
-    method: string,
-    path: string,
-    {
-      body,
-      headers = {},
-      address,
-      hostHeader,
-    }: { body?: unknown; headers?: Record<string, string>; address?: string; hostHeader?: string } = {},
-  ) =>
-    rawRequest({
-      port: tp.platform.port,
-      ...(address ? { address } : {}),
-      host: hostHeader ?? host(),
-      method,
-      path: `/ide/api${path}`,
-      headers: {
-        'X-Sandbox-IDE': '1',
-        'Sec-Fetch-Site': 'same-origin',
-        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        ...headers,
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    }).then((res) => ({ ...res, json: res.text ? JSON.parse(res.text) : undefined }))
+  const browserCall = (method: string, path: string, options: BrowserCallOptions = {}) =>
+    callAsBrowser({ port: tp.platform.port, host: host() }, method, path, options)
 
   /** The teacher (the IDE's token) makes a link. */
   const issue = async (sandboxId: string, body: Record<string, unknown> = {}) => {

@@ -4,6 +4,7 @@
 // link opens their own E2B sandbox (its runtime URL and token, to call directly) and nothing else.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listClass, type PlatformAccess, type StudentSandbox, startClass } from '../../class/classroom'
+import { browserCall as callAsBrowser } from '../testing/browserCall'
 import { ideCall } from '../testing/ideCall'
 import { startTestPlatform, type TestPlatform } from '../testing/platformFixture'
 import { rawRequest } from '../testing/rawHttp'
@@ -26,19 +27,10 @@ describe('a class with E2B behind it', () => {
 
   /** A browser's call to the teacher's stack, as a page sends it. */
   const browserCall = (method: string, path: string, headers: Record<string, string> = {}, body?: unknown) =>
-    rawRequest({
-      port: stack.platform.port,
-      host: `127.0.0.1:${stack.platform.port}`,
-      method,
-      path: `/ide/api${path}`,
-      headers: {
-        'X-Sandbox-IDE': '1',
-        'Sec-Fetch-Site': 'same-origin',
-        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        ...headers,
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    }).then((res) => ({ ...res, json: res.text ? JSON.parse(res.text) : undefined }))
+    callAsBrowser({ port: stack.platform.port, host: `127.0.0.1:${stack.platform.port}` }, method, path, {
+      headers,
+      body,
+    })
 
   /** A student opens their link: the headers their page then sends. */
   const join = async (link: string) => {
