@@ -3,7 +3,15 @@
 // links, and runs the dashboard against E2B's API and the sandboxes' own runtimes; a student's
 // link opens their own E2B sandbox (its runtime URL and token, to call directly) and nothing else.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { listClass, type PlatformAccess, type StudentSandbox, startClass } from '../../class/classroom'
+import {
+  addRemote,
+  endClass,
+  listClass,
+  type PlatformAccess,
+  relinkStudent,
+  type StudentSandbox,
+  startClass,
+} from '../../class/classroom'
 import { browserCall as callAsBrowser } from '../testing/browserCall'
 import { ideCall } from '../testing/ideCall'
 import { startTestPlatform, type TestPlatform } from '../testing/platformFixture'
@@ -244,9 +252,22 @@ describe('a class with E2B behind it', () => {
     expect((await (await cloud.api('GET', '/v2/sandboxes')).json()).length).toBe(3)
   })
 
+  it("npm run class's code: the same key again is the same remote; a new link for one student replaces the old", async () => {
+    expect(await addRemote(access, cloudKey, cloud.url)).toBe(remoteId)
+    const cy = byName('cy')
+    const relinked = await relinkStudent(access, 'monday', 'cy')
+    expect(relinked).toMatchObject({ student: 'cy', sandboxId: cy.sandboxId })
+    expect(relinked.ideUrl).not.toBe(cy.ideUrl)
+    expect((await browserCall('POST', '/join', {}, { token: new URL(cy.ideUrl).hash.slice(7) })).status).toBe(
+      401,
+    )
+    students = students.map((s) => (s.student === 'cy' ? relinked : s))
+    await join(relinked.ideUrl)
+  })
+
   it('ends the class: its sandboxes on E2B and their links are gone', async () => {
     const { headers } = await join(byName('ben').ideUrl)
-    expect((await ideCall(stack.platform, 'DELETE', classPath())).status).toBe(204)
+    expect(await endClass(access, 'monday')).toBe(3)
     expect(await (await cloud.api('GET', '/v2/sandboxes')).json()).toEqual([])
     expect((await ideCall(stack.platform, 'GET', `/join-links?remoteId=${remoteId}`)).json).toEqual([])
     expect((await browserCall('GET', '/auth', headers)).status).toBe(401)
