@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test'
 import { startDelayingProxy } from '../server/testing/delayingProxy'
 import { WorkbenchPage } from './pages/WorkbenchPage'
 import { listRuntimeProcesses } from './runtimeProcess'
+import { SandboxFiles } from './sandboxFiles'
 import { stackForThisFile } from './stack'
 
 test.describe.configure({ mode: 'serial' })
@@ -21,6 +22,32 @@ test('a reload finds the same shell again, with its screen', async ({ page }) =>
   await wb.run('echo after-reload-$$', `after-reload-${pid}`)
   const text = await wb.terminalText()
   expect(text.split(`before-reload-${pid}`).length - 1).toBe(1) // replayed once, not duplicated
+})
+
+test('a question in the replayed past is not answered again; one asked just after the attach is', async ({
+  page,
+}) => {
+  const wb = new WorkbenchPage(page)
+  await wb.goto(stack.link())
+  const files = await SandboxFiles.of(stack)
+  const go = `/tmp/ask-now-${Date.now()}`
+  // Where is the cursor (DSR 6), asked and answered live: the question stays in the output a
+  // page replays when it attaches, where answering it again would type into the shell.
+  await wb.run("read -rsd R -p $'\\e[6n' _; echo asked-live", 'asked-live')
+  // After the reload, when the test says so, the same question live; then any answer too many.
+  await wb.type(
+    `while [ ! -e ${go} ]; do sleep 0.1; done; read -rsd R -t 10 -p $'\\e[6n' _; echo "after-attach=$?"; read -rsd R -t 1 late; echo "late=[\${late:-none}]"\n`,
+  )
+  await page.reload()
+  await expect(wb.state).toHaveText('Running')
+  await expect.poll(() => wb.terminalText()).toContain('asked-live')
+  await files.write(go, '')
+  // Answered at once (the runtime said where the past ends), and the past's question never.
+  await expect(wb.terminalRows).toContainText('after-attach=0', { timeout: 15_000 })
+  await expect(wb.terminalRows).toContainText('late=[none]')
+  // The questions stay in this shell's output: the next test's page starts a shell of its own.
+  await wb.type('exit\n')
+  await expect(wb.terminal.getByRole('status')).toContainText('The shell ended')
 })
 
 test('a second browser profile opens the shell the first one left, not one more; the status bar shows the echo', async ({

@@ -9,6 +9,7 @@ const exposedHeaders = [
   'Cache-Control',
   'X-Content-Type-Options',
   'X-Replay-Start',
+  'X-Replay-End',
   'X-Output-Window',
   'X-Output-Stream',
   'X-Output-Flush',

@@ -10,10 +10,12 @@ export const envdPort = 49983
 /**
  * Replay (Start and Connect): `X-Replay-From: <offset>` asks for the process's output from that
  * absolute byte offset on; the answer's `X-Replay-Start` says where what it sends begins (later
- * than asked when the log no longer holds it).
+ * than asked when the log no longer holds it), and `X-Replay-End` where the replayed past ends
+ * and live output begins (a terminal answers no question asked before it: it was answered then).
  */
 export const replayFromHeader = 'X-Replay-From'
 export const replayStartHeader = 'X-Replay-Start'
+export const replayEndHeader = 'X-Replay-End'
 
 /**
  * Acknowledged output (Start and Connect): `X-Output-Window: <bytes>` asks for flow control; the

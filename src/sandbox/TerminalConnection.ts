@@ -6,6 +6,7 @@ import {
   outputFlushHeader,
   outputStreamHeader,
   outputWindowHeader,
+  replayEndHeader,
   replayFromHeader,
   replayStartHeader,
 } from '../contract/runtimeExtensions'
@@ -119,8 +120,11 @@ export class TerminalConnection {
     this.unsubscribe = session.subscribe(() => this.onSessionChange())
   }
 
-  /** Called once when an attach learns whether the runtime replays held output. */
-  onReplay: ((support: ReplaySupport) => void) | undefined
+  /**
+   * Called once when an attach learns whether the runtime replays held output, and if it does,
+   * where the replay starts and where the past ends and live output begins (absolute offsets).
+   */
+  onReplay: ((support: ReplaySupport, replay?: { start: number; end: number }) => void) | undefined
 
   /** Starts the shell (or attaches to `existingPid`) as soon as the sandbox runs. */
   start(): void {
@@ -212,7 +216,14 @@ export class TerminalConnection {
             onHeaders: (headers) => {
               const start = headers.get(replayStartHeader)
               replayStart = start === null ? undefined : Number(start)
-              this.onReplay?.(start === null ? 'none' : 'replayed')
+              const end = Number(headers.get(replayEndHeader) ?? Number.NaN)
+              if (replayStart === undefined) this.onReplay?.('none')
+              // A runtime that does not say where the past ends: all it sent so far.
+              else
+                this.onReplay?.('replayed', {
+                  start: Math.max(this.offset, replayStart),
+                  end: Number.isSafeInteger(end) ? end : this.offset,
+                })
               this.onReplay = undefined
               this.acknowledgeFrom(headers, replayStart ?? this.offset)
             },

@@ -22,6 +22,8 @@ export interface Subscription {
   events: Channel<ProcessEvent>
   /** Absolute offset of the first replayed byte, when a replay was asked for. */
   replayStart?: number
+  /** With a replay: where the replayed output ends, and what comes live begins (absolute). */
+  replayEnd?: number
   /**
    * For a subscription with a window: the client has handled the output before this absolute
    * offset. Returns where a Ctrl-C flushed the output, when that is further on: the client may
@@ -144,7 +146,7 @@ export class ManagedProcess {
     }
     return {
       events,
-      ...(replayStart !== undefined ? { replayStart } : {}),
+      ...(replayStart !== undefined ? { replayStart, replayEnd: this.log.end } : {}),
       ack: (offset) => {
         this.flow.acknowledged(sub.flow, offset)
         return this.flushedTo > offset ? this.flushedTo : undefined

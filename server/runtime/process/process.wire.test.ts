@@ -447,10 +447,11 @@ describe('process.Process on the wire', () => {
       { ...rt.auth, 'X-Replay-From': '1' },
     )
     expect(replay.headers.get('x-replay-start')).toBe('1')
+    expect(replay.headers.get('x-replay-end')).toBe('4')
     expect(text(replay.envelopes, 'stdout')).toBe('ye\n')
   })
 
-  it('replays held output on Connect only when asked, and says where the replay starts', async () => {
+  it('replays held output on Connect only when asked, and says where the replay starts and ends', async () => {
     const start = postStream(
       rt.url,
       '/process.Process/Start',
@@ -468,6 +469,7 @@ describe('process.Process on the wire', () => {
     )
     expect(text(plain.envelopes, 'stdout')).toBe('')
     expect(plain.headers.get('x-replay-start')).toBeNull()
+    expect(plain.headers.get('x-replay-end')).toBeNull()
     const replayed = await postStream(
       rt.url,
       '/process.Process/Connect',
@@ -475,6 +477,8 @@ describe('process.Process on the wire', () => {
       { ...rt.auth, 'X-Replay-From': '0', 'Connect-Timeout-Ms': '300' },
     )
     expect(replayed.headers.get('x-replay-start')).toBe('0')
+    // The past ends where the output stood at the attach; what comes after it is live.
+    expect(replayed.headers.get('x-replay-end')).toBe('4')
     expect(text(replayed.envelopes, 'stdout')).toBe('one\n')
     const bad = await postStream(
       rt.url,

@@ -5,6 +5,7 @@ import {
   outputFlushHeader,
   outputStreamHeader,
   outputWindowHeader,
+  replayEndHeader,
   replayFromHeader,
   replayStartHeader,
 } from '../../../src/contract/runtimeExtensions'
@@ -133,8 +134,9 @@ export function processService(rt: RuntimeContext): {
         acked,
         parseReplayFrom(ctx.requestHeader.get(replayFromHeader)),
       )
-      const { replayStart } = stream.sub
+      const { replayStart, replayEnd } = stream.sub
       if (replayStart !== undefined) ctx.responseHeader.set(replayStartHeader, String(replayStart))
+      if (replayEnd !== undefined) ctx.responseHeader.set(replayEndHeader, String(replayEnd))
       yield* eventStream(process.pid, stream, ctx)
     },
 

@@ -73,8 +73,12 @@ export class TerminalInstance {
   private readonly unsubscribeSettings: () => void
   private findRequests = 0
   private readonly writer: OutputWriter
-  /** Until then, output is the past replayed at an attach. */
-  private replayingUntil = 0
+  /**
+   * The output being parsed is the past, replayed at an attach (or the kept screen shown in its
+   * place), until the write that reaches `pastEndsAt` (absolute) is parsed.
+   */
+  private inPast = false
+  private pastEndsAt = 0
   private readonly echo = new EchoTimer((echoMs) => this.update({ echoMs, predicting: this.predicting() }))
   private readonly prediction: PredictiveEcho
   private connection: TerminalConnection
@@ -116,10 +120,10 @@ export class TerminalInstance {
     this.bindKeys()
     // Questions in output replayed at an attach (where is the cursor, what terminal is this) were
     // answered when they were asked; answering them again types the answer into today's prompt.
-    // The past ends with the first key typed after the attach (a question asked after it is live).
-    const replaying = () => performance.now() < this.replayingUntil
+    // The past ends where the runtime says it does (X-Replay-End), or with the first key typed.
+    const replaying = () => this.inPast
     this.term.onKey(() => {
-      this.replayingUntil = 0
+      this.inPast = false
     })
     this.term.parser.registerCsiHandler({ final: 'n' }, replaying)
     this.term.parser.registerCsiHandler({ final: 'c' }, replaying)
@@ -243,9 +247,19 @@ export class TerminalInstance {
       {
         write: (data, end, parsed) => {
           this.echo.received()
-          this.writer.push(data, end, parsed)
+          this.writer.push(data, end, () => {
+            if (end >= this.pastEndsAt) this.inPast = false
+            parsed?.()
+          })
         },
-        skip: (offset) => this.writer.skipBefore(offset),
+        skip: (offset) => {
+          this.writer.skipBefore(offset)
+          // The past's tail may be skipped, never written: it ends once what was written is parsed.
+          if (this.inPast && offset >= this.pastEndsAt)
+            this.term.write('', () => {
+              this.inPast = false
+            })
+        },
         room: () => this.writer.room(),
         notice: (text) => this.writer.push(encoder.encode(`\r\n\x1b[2m── ${text} ──\x1b[0m\r\n`)),
         status: (status) => this.update({ status }),
@@ -260,10 +274,16 @@ export class TerminalInstance {
       },
     )
     // A runtime without replay (E2B's envd) sends nothing of the past: show the kept screen instead.
-    connection.onReplay = (support) => {
-      // What comes now is the past (replayed, or the kept screen): a moment to parse it.
-      this.replayingUntil = performance.now() + 3000
-      if (support === 'none' && snapshot) this.term.write(snapshot)
+    connection.onReplay = (support, replay) => {
+      if (replay && replay.end > replay.start) {
+        this.inPast = true
+        this.pastEndsAt = replay.end
+      } else if (support === 'none' && snapshot) {
+        this.inPast = true
+        this.term.write(snapshot, () => {
+          this.inPast = false
+        })
+      }
     }
     connection.start()
     return connection
