@@ -11,6 +11,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
 /** The bundle the launcher binds into every sandbox. */
 export const runtimeBundlePath = join(root, 'dist', 'runtime', 'runtime.mjs')
+/** Beside it, `sudo` inside a sandbox: a small client of the runtime's sudo socket. */
+const sudoBundlePath = join(root, 'dist', 'runtime', 'sudo.mjs')
 
 /** Packages with native code: loaded from node_modules at run time, never bundled. */
 export const runtimeNativePackages = ['node-pty', 'fs-xattr']
@@ -50,7 +52,18 @@ export async function buildRuntime({ force = false } = {}) {
   mkdirSync(dirname(runtimeBundlePath), { recursive: true })
   // Written aside and renamed, so a concurrent build or a starting sandbox never sees half a file.
   const partial = `${runtimeBundlePath}.${process.pid}.partial`
+  const sudoPartial = `${sudoBundlePath}.${process.pid}.partial`
   try {
+    await build({
+      entryPoints: [join(root, 'server', 'runtime', 'sudo', 'sudoCli.ts')],
+      outfile: sudoPartial,
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      logLevel: 'warning',
+    })
+    renameSync(sudoPartial, sudoBundlePath)
     await build({
       entryPoints: [join(root, 'server', 'runtime', 'cli.ts')],
       outfile: partial,
@@ -68,6 +81,7 @@ export async function buildRuntime({ force = false } = {}) {
     renameSync(partial, runtimeBundlePath)
   } finally {
     rmSync(partial, { force: true })
+    rmSync(sudoPartial, { force: true })
   }
   return runtimeBundlePath
 }

@@ -39,9 +39,15 @@ const isolation =
     ? `isolated with bubblewrap, ${networks[platform.launcher.network]}, paused with ${platform.launcher.freezer}`
     : `NOT ISOLATED: ${platform.launcher.warning ?? 'bubblewrap is unavailable'}`
 const systems = {
-  'host-read-only': "the host's /usr and /etc, read-only; no root or sudo inside yet",
+  'host-read-only': "the host's /usr and /etc, read-only",
   host: "the host's own, as this user",
 }
+const rootLine =
+  platform.launcher.root === 'sudo'
+    ? "; root inside, and `user` has passwordless sudo (root is host uid 100000, not this machine's root)"
+    : platform.launcher.rootWarning
+      ? `; ${platform.launcher.rootWarning}`
+      : ''
 const { limits } = platform.launcher
 const sandboxLimits = { ...defaultSandboxLimits, ...config.sandboxLimits }
 const limitsLine =
@@ -72,7 +78,7 @@ Sandbox IDE is running.
   Embed demo:    ${ideLink(platform.url.replace(/\/\/[^:/]+/, '//embed-demo.localhost'), token)}
                  (the IDE inside another site's page)
   Sandboxes:     ${sandboxLine}; ${isolation}
-  System:        ${systems[platform.launcher.system]}
+  System:        ${systems[platform.launcher.system]}${rootLine}
   Limits:        ${limitsLine}
                  ${diskLine}
   Templates:     ${(await platform.templates.ids()).join(', ')}

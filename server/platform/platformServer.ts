@@ -74,6 +74,7 @@ export async function startPlatform(
   const launcher = await createSandboxLauncher({
     projectRoot,
     stateDir: join(config.dataDir, 'launcher'),
+    homesRoot: join(config.dataDir, 'sandboxes'),
     log,
     isolation: config.isolation,
   })

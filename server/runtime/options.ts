@@ -10,6 +10,12 @@ export interface RuntimeOptions {
   host: string
   /** Also listen on this Unix socket (how the platform reaches a runtime in its own network). */
   socket?: string
+  /**
+   * Serve `sudo` for the sandbox's processes on this Unix socket (the runtime must be root in the
+   * sandbox), with the `sudo` command written to `sudoCommand`.
+   */
+  sudoSocket?: string
+  sudoCommand?: string
   /** A file whose `oom_kill N` line counts the sandbox's out-of-memory kills (its memory cgroup's). */
   oomEvents?: string
   /** When set, every call but /health and /files must carry it as X-Access-Token (as envd). */
@@ -32,6 +38,8 @@ Options:
   --port N              port to listen on (default 49983; 0 picks a free port)
   --host ADDR           address to listen on (default 127.0.0.1)
   --socket PATH         also listen on this Unix socket
+  --sudo-socket PATH    serve \`sudo\` for the sandbox's processes there (the runtime must be root)
+  --sudo-command PATH   where to write the \`sudo\` command (default /usr/local/bin/sudo)
   --oom-events PATH     the sandbox's memory cgroup events (oom_kill N): an OOM-killed process
                         is reported as out of memory
   --access-token T      require X-Access-Token T on every call (default: no auth, as envd);
@@ -80,6 +88,8 @@ export async function parseRuntimeArgs(
       port: { type: 'string' },
       host: { type: 'string' },
       socket: { type: 'string' },
+      'sudo-socket': { type: 'string' },
+      'sudo-command': { type: 'string' },
       'oom-events': { type: 'string' },
       'access-token': { type: 'string' },
       'env-vars': { type: 'string' },
@@ -106,6 +116,8 @@ export async function parseRuntimeArgs(
     port,
     host: values.host ?? '127.0.0.1',
     ...(values.socket ? { socket: values.socket } : {}),
+    ...(values['sudo-socket'] ? { sudoSocket: values['sudo-socket'] } : {}),
+    ...(values['sudo-command'] ? { sudoCommand: values['sudo-command'] } : {}),
     ...(values['oom-events'] ? { oomEvents: values['oom-events'] } : {}),
     ...(accessToken ? { accessToken } : {}),
     defaultUser: values.user ?? userInfo().username,

@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events'
 import { rmSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
+import { dirname, join } from 'node:path'
 import { connectNodeAdapter } from '@connectrpc/connect-node'
 import { outputAckPath } from '../../src/contract/runtimeExtensions'
 import { Filesystem } from '../../src/gen/filesystem_pb'
@@ -17,6 +18,7 @@ import { filesystemService } from './filesystem/service'
 import type { RuntimeOptions } from './options'
 import { openPortTunnel } from './portTunnel'
 import { processService } from './process/service'
+import { startSudoServer } from './sudo/sudoServer'
 import { userInterceptor } from './userInterceptor'
 import { UserDirectory } from './users'
 
@@ -136,6 +138,13 @@ async function closeServer(server: Server): Promise<void> {
 
 /** Starts a runtime listening on `options.host:options.port`, and on `options.socket` if given. */
 export async function startRuntime(options: RuntimeOptions): Promise<RunningRuntime> {
+  const sudo = options.sudoSocket
+    ? await startSudoServer(options.sudoSocket, new UserDirectory(options.defaultUser, options.home), {
+        node: process.execPath,
+        script: join(dirname(process.argv[1] ?? '.'), 'sudo.mjs'),
+        command: options.sudoCommand ?? '/usr/local/bin/sudo',
+      })
+    : undefined
   const runtime = createRuntimeHandler(options)
   const server = await listen(runtime, { port: options.port, host: options.host })
   let unixServer: Server | undefined
@@ -151,6 +160,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<RunningRunt
     url: `http://${host}:${port}`,
     close: async () => {
       runtime.dispose()
+      sudo?.close()
       await Promise.all([closeServer(server), unixServer && closeServer(unixServer)])
     },
   }

@@ -38,6 +38,8 @@ export interface StackInfo {
   network: 'own' | 'own-offline' | 'host'
   /** Each sandbox's system: the host's, read-only with no root inside, or the host's own (not isolated). */
   system: 'host-read-only' | 'host'
+  /** Whether each sandbox has a root of its own with passwordless `sudo` for `user`, and why not. */
+  root: { kind: 'sudo' | 'none'; warning?: string }
   /** How the kernel bounds each sandbox's CPU, memory and processes, and which of them. */
   limits: {
     kind: 'cgroup-v2' | 'cgroup-v1' | 'none'

@@ -36,7 +36,10 @@ const prefix = '/ide/api'
 export interface IdeApiOptions {
   manager: SandboxManager
   templates: Pick<TemplateCatalog, 'ids'>
-  launcher: Pick<SandboxLauncher, 'isolation' | 'network' | 'system' | 'limits' | 'freezer' | 'warning'>
+  launcher: Pick<
+    SandboxLauncher,
+    'isolation' | 'network' | 'system' | 'root' | 'rootWarning' | 'limits' | 'freezer' | 'warning'
+  >
   disks: Pick<SandboxDisks, 'kind' | 'warning'>
   envdVersion: string
   /** The platform's --host and --domain: the names besides loopback names the API answers on. */
@@ -137,6 +140,7 @@ export function ideApi(options: IdeApiOptions) {
           isolation: launcher.isolation,
           network: launcher.network,
           system: launcher.system,
+          root: { kind: launcher.root, ...(launcher.rootWarning ? { warning: launcher.rootWarning } : {}) },
           limits: {
             kind: launcher.limits.kind,
             enforced: launcher.limits.enforced,

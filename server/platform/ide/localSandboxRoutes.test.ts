@@ -43,6 +43,7 @@ describe('IDE API: local sandboxes', () => {
       isolation: launcher.isolation,
       network: launcher.network,
       system: launcher.system,
+      root: { kind: launcher.root, ...(launcher.rootWarning ? { warning: launcher.rootWarning } : {}) },
       limits: { kind: launcher.limits.kind, enforced: launcher.limits.enforced },
       disk: { kind: tp.platform.disks.kind },
       freezer: launcher.freezer,

@@ -10,6 +10,8 @@ export const sandboxRuntimeRoot = '/opt/sandbox-runtime'
 export const sandboxSocketDir = join(sandboxRuntimeRoot, 'run')
 /** Where, inside, the runtime reads its sandbox's out-of-memory kills. */
 export const sandboxOomEvents = join(sandboxRuntimeRoot, 'oom-events')
+/** Where, inside, the runtime serves `sudo` (a tmpfs of the sandbox's own). */
+export const sandboxSudoSocket = '/run/sandbox-runtime/sudo.sock'
 
 /** Everything bubblewrap needs to build one sandbox's file system. */
 export interface BubblewrapLayout {
@@ -31,6 +33,12 @@ export interface BubblewrapLayout {
    * on `blockFd` after writing its pids to `infoFd`).
    */
   network?: { infoFd: number; blockFd: number }
+  /**
+   * The sandbox has a root of its own: bwrap runs as root of a user namespace the launcher made
+   * (see sandboxUserNamespace), keeps root's capabilities for the runtime, and `rootHome` (a host
+   * folder) becomes /root.
+   */
+  root?: { capabilities: string[]; rootHome: string }
 }
 
 /** Bubblewrap's arguments and the runtime's paths as seen from inside. */
@@ -50,12 +58,12 @@ export interface BubblewrapCommand {
  */
 export function bubblewrapArgs(layout: BubblewrapLayout): BubblewrapCommand {
   const { etc, bundle } = layout
+  // With a root of its own, bwrap is already in the sandbox's user namespace, as its root.
+  const identity = layout.root
+    ? ['--cap-drop', 'ALL', ...layout.root.capabilities.flatMap((cap) => ['--cap-add', cap])]
+    : ['--unshare-user', '--uid', String(sandboxUser.uid), '--gid', String(sandboxUser.gid)]
   const args = [
-    '--unshare-user',
-    '--uid',
-    String(sandboxUser.uid),
-    '--gid',
-    String(sandboxUser.gid),
+    ...identity,
     '--unshare-pid',
     '--unshare-ipc',
     '--unshare-uts',
@@ -86,10 +94,20 @@ export function bubblewrapArgs(layout: BubblewrapLayout): BubblewrapCommand {
   args.push('--ro-bind', etc.hosts, '/etc/hosts')
   for (const file of layout.system.linkedFiles) args.push('--ro-bind-try', file, file)
   args.push('--proc', '/proc', '--dev', '/dev', '--perms', '1777', '--tmpfs', '/tmp')
+  // Folders bwrap makes for mounts are root's alone otherwise: `user` must pass through them.
+  args.push('--perms', '0755', '--dir', '/home')
   args.push('--bind', layout.homeDir, sandboxUser.home)
+  if (layout.root) {
+    args.push('--bind', layout.root.rootHome, '/root')
+    args.push('--perms', '0755', '--tmpfs', '/run')
+    // The sandbox's own /usr/local/bin, on every user's PATH, where the runtime puts `sudo`
+    // (the host's tools there are none of a sandbox's business).
+    args.push('--perms', '0755', '--tmpfs', '/usr/local/bin')
+  }
 
   // Node resolves the bundle's bare imports from node_modules beside the folder it sits in.
   const app = join(sandboxRuntimeRoot, 'app')
+  args.push('--perms', '0755', '--dir', sandboxRuntimeRoot)
   args.push('--ro-bind', bundle.dir, app)
   for (const pkg of bundle.nativePackages) {
     args.push('--ro-bind', pkg.dir, join(sandboxRuntimeRoot, 'node_modules', pkg.name))

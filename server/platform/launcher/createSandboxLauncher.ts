@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir, userInfo } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { envdPort } from '../../../src/contract/runtimeExtensions'
-import { bubblewrapArgs, sandboxOomEvents, sandboxSocketDir } from './bubblewrapArgs'
+import { bubblewrapArgs, sandboxOomEvents, sandboxSocketDir, sandboxSudoSocket } from './bubblewrapArgs'
 import { chooseFreezer, type FreezerPreference } from './chooseFreezer'
 import { findHostSystemPaths } from './hostSystemPaths'
 import { launchRuntime, sandboxBlockFd, sandboxInfoFd } from './launchRuntime'
@@ -12,6 +12,17 @@ import { runtimeFlags, runtimeStdin } from './runtimeInvocation'
 import { sandboxUser, writeSandboxEtcFiles } from './sandboxEtcFiles'
 import type { LaunchSpec, SandboxLauncher } from './sandboxLauncher'
 import { chooseLimits } from './sandboxLimits'
+import {
+  asRootIn,
+  grantPassage,
+  nsenterPath,
+  openSandboxUserNamespace,
+  ownTree,
+  probeRootInSandbox,
+  type SandboxUserNamespace,
+  sandboxHostIds,
+  sandboxRootCapabilities,
+} from './sandboxUserNamespace'
 import { attachSlirp, hasSlirp } from './slirpNetwork'
 import { findUnreadableEtcEntries } from './unreadableEtcEntries'
 
@@ -21,6 +32,12 @@ export interface SandboxLauncherOptions {
   projectRoot: string
   /** A folder the launcher owns for its generated files (the sandbox's passwd, group, hosts). */
   stateDir: string
+  /**
+   * The folder every sandbox's home is under (`<data>/sandboxes`): a sandbox's root, an
+   * unprivileged host id, is let through it and the data folder to its own home (search only:
+   * no listing, and homes are their owners' alone).
+   */
+  homesRoot: string
   /** One line per event, already prefixed with the sandbox id; never holds a token. */
   log?: (line: string) => void
   /** 'none' runs runtimes straight on the host; 'auto' uses bubblewrap when it works here. */
@@ -83,6 +100,7 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
       isolation: 'none',
       network: 'host',
       system: 'host',
+      root: 'none',
       limits,
       freezer: freezer.kind,
       warning,
@@ -110,12 +128,25 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
     }
   }
 
-  const etc = writeSandboxEtcFiles(options.stateDir)
+  // Socket paths must stay under ~108 bytes, whatever the data folder's path: a short folder.
+  // Its files are the sandboxes' /etc files and sockets, nothing secret: a sandbox's root (an
+  // unprivileged host id) must pass through it to them, as it cannot through the data folder.
+  const socketsRoot = mkdtempSync(join(tmpdir(), 'sandbox-sockets-'))
+  chmodSync(socketsRoot, 0o711)
+  const etc = writeSandboxEtcFiles(socketsRoot)
+  mkdirSync(options.homesRoot, { recursive: true })
+  grantPassage(options.homesRoot, dirname(options.homesRoot))
+  const rootProbe = await probeRootInSandbox(bwrapPath, system.rootEntries, [
+    [etc.passwd, '/etc/passwd'],
+    [options.homesRoot, '/opt/homes'],
+    [bundle.dir, '/opt/app'],
+    [nodePath, '/opt/node'],
+  ])
+  const rootWarning = rootProbe.ok ? undefined : `sandboxes have no root and no sudo: ${rootProbe.reason}`
+  if (rootWarning) log(`launcher: ${rootWarning}`)
   const hidden = findUnreadableEtcEntries()
   const slirp = options.slirpPath ?? '/usr/bin/slirp4netns'
   const outbound = hasSlirp(slirp)
-  // Socket paths must stay under ~108 bytes, whatever the data folder's path: a short folder.
-  const socketsRoot = mkdtempSync(join(tmpdir(), 'sandbox-sockets-'))
   log(
     `launcher: sandboxes isolated by bubblewrap, each in a network of its own ` +
       `${outbound ? 'with outbound access through slirp4netns' : "with no outbound access (install Debian's 'slirp4netns' for it)"}, ` +
@@ -125,6 +156,8 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
     isolation: 'bubblewrap',
     network: outbound ? 'own' : 'own-offline',
     system: 'host-read-only',
+    root: rootProbe.ok ? 'sudo' : 'none',
+    ...(rootWarning ? { rootWarning } : {}),
     limits,
     freezer: freezer.kind,
     launch: async (spec: LaunchSpec) => {
@@ -133,6 +166,18 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
       rmSync(socketDir, { recursive: true, force: true })
       mkdirSync(socketDir, { mode: 0o700 })
       const oomEvents = limits.oomEvents?.(spec.id)
+      // Root's own home beside the sandbox's home, kept and removed with it.
+      const rootHome = join(dirname(spec.homeDir), 'root')
+      let ns: SandboxUserNamespace | undefined
+      if (rootProbe.ok) {
+        mkdirSync(rootHome, { recursive: true, mode: 0o700 })
+        chownSync(rootHome, sandboxHostIds.root, sandboxHostIds.root)
+        chownSync(socketDir, sandboxHostIds.root, sandboxHostIds.root)
+        ownTree(spec.homeDir, sandboxHostIds.user, sandboxHostIds.user)
+        chmodSync(spec.homeDir, 0o700)
+        grantPassage(dirname(spec.homeDir), options.homesRoot)
+        ns = await openSandboxUserNamespace()
+      }
       const bwrap = bubblewrapArgs({
         homeDir: spec.homeDir,
         system,
@@ -143,23 +188,26 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
         socketDir,
         network: { infoFd: sandboxInfoFd, blockFd: sandboxBlockFd },
         ...(oomEvents ? { oomEvents } : {}),
+        ...(ns ? { root: { capabilities: sandboxRootCapabilities, rootHome } } : {}),
       })
-      const launched = await launchRuntime({
+      // Options through fd 4, so the sandbox's init shows no host paths; the command stays in argv.
+      const bwrapCommand = [
+        '--args',
+        '4',
+        '--',
+        bwrap.node,
+        bwrap.runtime,
+        ...runtimeFlags(sandboxUser.name, sandboxUser.home, {
+          port: envdPort,
+          socket: join(sandboxSocketDir, runtimeSocketName),
+          ...(oomEvents ? { oomEvents: sandboxOomEvents } : {}),
+          ...(ns ? { sudoSocket: sandboxSudoSocket } : {}),
+        }),
+      ]
+      const launching = launchRuntime({
         id: spec.id,
-        command: bwrapPath,
-        // Options through fd 4, so the sandbox's init shows no host paths; the command stays in argv.
-        args: [
-          '--args',
-          '4',
-          '--',
-          bwrap.node,
-          bwrap.runtime,
-          ...runtimeFlags(sandboxUser.name, sandboxUser.home, {
-            port: envdPort,
-            socket: join(sandboxSocketDir, runtimeSocketName),
-            ...(oomEvents ? { oomEvents: sandboxOomEvents } : {}),
-          }),
-        ],
+        command: ns ? nsenterPath : bwrapPath,
+        args: ns ? asRootIn(ns, bwrapPath, bwrapCommand) : bwrapCommand,
         argsOnFd4: bwrap.args,
         stdin: runtimeStdin(spec),
         freezer,
@@ -173,6 +221,8 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
           return attachSlirp(initPid, (line) => log(`sandbox ${spec.id}: ${line}`), slirp)
         },
       })
+      // Once the sandbox is in the namespace (or failed to start), it needs no holder.
+      const launched = await launching.finally(() => ns?.release())
       void launched.exited.then(() => rmSync(socketDir, { recursive: true, force: true }))
       return launched
     },

@@ -178,20 +178,7 @@ export async function launchRuntime(launch: RuntimeLaunch): Promise<LaunchedSand
   gate.end('go\n')
   argsPipe?.end(launch.argsOnFd4?.map((arg) => `${arg}\0`).join(''))
   child.stdin?.end(launch.stdin)
-  let takeNetworkDown = () => {}
-  if (launch.network) {
-    try {
-      takeNetworkDown = await joinNetwork(child, launch.network)
-    } catch (err) {
-      child.kill('SIGKILL')
-      await childExit
-      await releaseGroups().catch(() => {})
-      throw new Error(
-        `sandbox ${id}: cannot give it a network: ${err instanceof Error ? err.message : String(err)}`,
-      )
-    }
-  }
-
+  // Read from the start: what bwrap says before the runtime runs explains a failed network too.
   const stderrTail: string[] = []
   let onListening: (port: number) => void = () => {}
   const listening = new Promise<number>((resolve) => {
@@ -207,6 +194,21 @@ export async function launchRuntime(launch: RuntimeLaunch): Promise<LaunchedSand
     stderrTail.push(line)
     if (stderrTail.length > stderrTailLines) stderrTail.shift()
   })
+
+  let takeNetworkDown = () => {}
+  if (launch.network) {
+    try {
+      takeNetworkDown = await joinNetwork(child, launch.network)
+    } catch (err) {
+      child.kill('SIGKILL')
+      await childExit
+      await releaseGroups().catch(() => {})
+      const tail = stderrTail.length ? `:\n${stderrTail.join('\n')}` : ''
+      throw new Error(
+        `sandbox ${id}: cannot give it a network: ${err instanceof Error ? err.message : String(err)}${tail}`,
+      )
+    }
+  }
 
   // Once the runtime is gone, nothing of the sandbox may stay: orphans left in its group go too.
   const exited = childExit.then(async (status) => {

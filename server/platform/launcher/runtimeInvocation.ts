@@ -13,13 +13,14 @@ export const runtimeEnvironment = {
 export function runtimeFlags(
   user: string,
   home: string,
-  listen: { port: number; socket?: string; oomEvents?: string } = { port: 0 },
+  listen: { port: number; socket?: string; oomEvents?: string; sudoSocket?: string } = { port: 0 },
 ): string[] {
   return [
     '--port',
     String(listen.port),
     ...(listen.socket ? ['--socket', listen.socket] : []),
     ...(listen.oomEvents ? ['--oom-events', listen.oomEvents] : []),
+    ...(listen.sudoSocket ? ['--sudo-socket', listen.sudoSocket] : []),
     '--host',
     '127.0.0.1',
     '--user',

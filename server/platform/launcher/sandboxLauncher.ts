@@ -49,6 +49,13 @@ export interface SandboxLauncher {
    * host's own, as the platform's user).
    */
   readonly system: 'host-read-only' | 'host'
+  /**
+   * Whether the sandbox has a root of its own: 'sudo' (the runtime is root in a user namespace
+   * whose root and `user` are unprivileged host ids, and `user` has passwordless `sudo`) or
+   * 'none' (everything runs as `user`; `rootWarning` says why).
+   */
+  readonly root: 'sudo' | 'none'
+  readonly rootWarning?: string
   /** Which limits the kernel enforces, and why not where it does not. */
   readonly limits: Pick<LimitEnforcer, 'kind' | 'enforced' | 'warning'>
   /** How pause freezes a sandbox. */

@@ -38,9 +38,11 @@ export async function createTestLauncher(
   const scratch = realpathSync(mkdtempSync(join(tmpdir(), 'launcher-test-')))
   const stateDir = join(scratch, 'state')
   const logs: string[] = []
+  const homesRoot = join(scratch, 'sandboxes')
   const launcher = await createSandboxLauncher({
     projectRoot,
     stateDir,
+    homesRoot,
     log: (line) => logs.push(line),
     ...options,
   })
@@ -52,8 +54,9 @@ export async function createTestLauncher(
     launch: async (envVars = {}, limits = testLimits) => {
       const id = randomBytes(10).toString('hex')
       const token = `tok-${randomBytes(12).toString('hex')}`
-      const homeDir = join(scratch, `home-${id}`)
-      mkdirSync(homeDir)
+      // As the platform keeps them: <sandboxes>/<id>/home, root's home beside it.
+      const homeDir = join(homesRoot, id, 'home')
+      mkdirSync(homeDir, { recursive: true })
       const sandbox = await launcher.launch({ id, homeDir, accessToken: token, envVars, limits })
       // Tests call the runtime on a loopback port: with a network of its own, a bridge to its socket.
       const test = Object.assign(sandbox, { id, token, homeDir, port: await runtimePort(sandbox) })

@@ -1,0 +1,130 @@
+// A sandbox has a root of its own, as E2B's do: the runtime runs file and process calls as the
+// user the request names (`user` by default, `root` when asked), `user` has passwordless `sudo`,
+// and root is an unprivileged id of the host's, with nothing of the host's to command.
+// Through the official SDK, against a real platform.
+import { statSync } from 'node:fs'
+import { join } from 'node:path'
+import { Sandbox } from 'e2b'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sandboxHostIds } from './launcher/sandboxUserNamespace'
+import { startTestPlatform, type TestPlatform } from './testing/platformFixture'
+
+describe('root and sudo in a sandbox', () => {
+  let tp: TestPlatform
+  let sandbox: Sandbox
+  let other: Sandbox
+  const savedEnv = { ...process.env }
+  /** Whether this machine gives sandboxes a root (the platform must be root here). */
+  const hasRoot = () => tp.platform.launcher.root === 'sudo'
+
+  beforeAll(async () => {
+    tp = await startTestPlatform()
+    Object.assign(process.env, { E2B_API_URL: tp.url, E2B_SANDBOX_URL: tp.url, E2B_API_KEY: tp.apiKey })
+    ;[sandbox, other] = await Promise.all([Sandbox.create(), Sandbox.create()])
+  }, 60_000)
+  afterAll(async () => {
+    process.env = savedEnv
+    await tp?.close()
+  })
+
+  it('says whether sandboxes have a root, and why not', () => {
+    if (process.getuid?.() === 0 && tp.platform.launcher.isolation === 'bubblewrap')
+      expect(hasRoot()).toBe(true)
+    if (!hasRoot() && tp.platform.launcher.isolation === 'bubblewrap')
+      expect(tp.platform.launcher.rootWarning).toMatch(/no root and no sudo/)
+  })
+
+  it('runs commands as user by default and as root when asked', async () => {
+    if (!hasRoot()) return
+    expect((await sandbox.commands.run('id -un; id -u; echo $HOME')).stdout).toBe('user\n1000\n/home/user\n')
+    const root = await sandbox.commands.run('id -un; id -u; echo $HOME; pwd', { user: 'root' })
+    expect(root.stdout).toBe('root\n0\n/root\n/root\n')
+  })
+
+  it("puts sudo on every user's PATH, login shells' included", async () => {
+    if (!hasRoot()) return
+    expect((await sandbox.commands.run('command -v sudo')).stdout).toBe('/usr/local/bin/sudo\n')
+  })
+
+  it('gives user passwordless sudo: the command, its env, stdin, exit code and stderr', async () => {
+    if (!hasRoot()) return
+    expect((await sandbox.commands.run('sudo -n id -u')).stdout).toBe('0\n')
+    expect((await sandbox.commands.run('FOO=bar; sudo echo "$FOO"')).stdout).toBe('bar\n')
+    expect(
+      (
+        await sandbox.commands.run(
+          'echo piped | sudo tee /root/piped.txt >/dev/null; sudo cat /root/piped.txt',
+        )
+      ).stdout,
+    ).toBe('piped\n')
+    expect(
+      (await sandbox.commands.run('sudo -u user id -un; sudo -E env | grep -c ^SUDO_USER=user')).stdout,
+    ).toBe('user\n1\n')
+    const failed = await sandbox.commands
+      .run('sudo sh -c "echo oops >&2; exit 3"')
+      .catch((err) => err.result ?? err)
+    expect(failed).toMatchObject({ exitCode: 3, stderr: 'oops\n' })
+    const missing = await sandbox.commands.run('sudo no-such-command').catch((err) => err.result ?? err)
+    expect(missing.exitCode).toBe(127)
+    // In a terminal, with the terminal's size.
+    let screen = ''
+    const terminal = await sandbox.pty.create({
+      cols: 91,
+      rows: 27,
+      onData: (data) => {
+        screen += new TextDecoder().decode(data)
+      },
+    })
+    await sandbox.pty.sendInput(
+      terminal.pid,
+      new TextEncoder().encode('sudo sh -c "tty; stty size; id -u"; exit\n'),
+    )
+    await terminal.wait().catch(() => {})
+    expect(screen).toMatch(/\/dev\/pts\/\d+\s+27 91\s+0\s/)
+  })
+
+  it('writes files as the user asked, root where only root may', async () => {
+    if (!hasRoot()) return
+    await sandbox.files.write('/root/secret.txt', 'for root', { user: 'root' })
+    expect(await sandbox.files.read('/root/secret.txt', { user: 'root' })).toBe('for root')
+    // The runtime, as envd, reads and writes for any user without checking (envd-api.md §2.3);
+    // the user's own commands are held to the file's permissions.
+    const peek = await sandbox.commands.run('cat /root/secret.txt').catch((err) => err.result ?? err)
+    expect(peek.stderr).toContain('Permission denied')
+    await sandbox.files.write('mine.txt', 'for user')
+    expect(
+      (await sandbox.commands.run('stat -c %U:%G /home/user/mine.txt /root/secret.txt', { user: 'root' }))
+        .stdout,
+    ).toBe('user:user\nroot:root\n')
+    // On the host, neither is root's: the sandbox's ids are unprivileged ones.
+    const home = tp.platform.manager.homeDir(sandbox.sandboxId)
+    expect(statSync(join(home, 'mine.txt')).uid).toBe(sandboxHostIds.user)
+    expect(statSync(join(home, '..', 'root', 'secret.txt')).uid).toBe(sandboxHostIds.root)
+  })
+
+  it("gives root nothing of the host's or another sandbox's", async () => {
+    if (!hasRoot()) return
+    const tried = await sandbox.commands.run(
+      [
+        'mount -t tmpfs none /tmp 2>&1 | head -1',
+        'touch /usr/bin/planted 2>&1 | head -1',
+        'kill -0 1 && echo own-init-alive',
+        'ls /proc | grep -c "^[0-9]" ',
+      ].join('; '),
+      { user: 'root' },
+    )
+    const [mount, plant, init] = tried.stdout.split('\n')
+    expect(mount).toMatch(/permission denied|must be superuser|not permitted/i)
+    expect(plant).toMatch(/Read-only file system|Permission denied/)
+    expect(init).toBe('own-init-alive')
+    // The other sandbox's files stay out of reach of this one's root.
+    await other.files.write('theirs.txt', 'not yours')
+    const look = await sandbox.commands.run(
+      `find / -name theirs.txt -not -path '/proc/*' 2>/dev/null | head -1`,
+      {
+        user: 'root',
+      },
+    )
+    expect(look.stdout).toBe('')
+  })
+})
