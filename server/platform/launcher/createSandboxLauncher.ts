@@ -134,7 +134,9 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
   const socketsRoot = mkdtempSync(join(tmpdir(), 'sandbox-sockets-'))
   chmodSync(socketsRoot, 0o711)
   const etc = writeSandboxEtcFiles(socketsRoot)
+  // Sandboxes' folders: passable, not listable (a sandbox's root reaches its own home by path).
   mkdirSync(options.homesRoot, { recursive: true })
+  chmodSync(options.homesRoot, 0o711)
   grantPassage(options.homesRoot, dirname(options.homesRoot))
   const rootProbe = await probeRootInSandbox(bwrapPath, system.rootEntries, [
     [etc.passwd, '/etc/passwd'],
