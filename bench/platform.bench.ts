@@ -109,7 +109,7 @@ export async function platformFigures(): Promise<Figure[]> {
           median: perSandbox / mib,
           unit: 'MiB RSS',
           runs: sandboxes.length,
-          note: `isolation: ${platform.launcher.isolation}, freezer: ${platform.launcher.freezer}`,
+          note: `isolation: ${platform.launcher.isolation}, root: ${platform.launcher.root}, freezer: ${platform.launcher.freezer}`,
         },
       )
     }
