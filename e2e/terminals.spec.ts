@@ -50,6 +50,25 @@ test('a question in the replayed past is not answered again; one asked just afte
   await expect(wb.terminal.getByRole('status')).toContainText('The shell ended')
 })
 
+test("sudo in the terminal: a root shell with the terminal's keys and size, then back to user", async ({
+  page,
+}) => {
+  const answer = await stack.ideApi('GET', '/stack')
+  const { root } = (await answer.json()) as { root: { kind: string } }
+  test.skip(root.kind !== 'sudo', 'sandboxes have no root on this machine')
+  const wb = new WorkbenchPage(page)
+  await wb.goto(stack.link())
+  await wb.run('sudo -i', '#')
+  await wb.run('echo "I am $(whoami) in $PWD, $(stty size) here"', /I am root in \/root, \d+ \d+ here/)
+  // A key that a program reads as it comes, through sudo's terminal.
+  await wb.type('read -n1 -p "press a key: " k; echo " got=$k"\n')
+  await expect(wb.terminalRows).toContainText('press a key:')
+  await wb.type('z')
+  await expect(wb.terminalRows).toContainText('got=z')
+  await wb.run('exit', 'logout')
+  await wb.run('echo "back as $(whoami)"', 'back as user')
+})
+
 test('a second browser profile opens the shell the first one left, not one more; the status bar shows the echo', async ({
   page,
   browser,
