@@ -32,3 +32,22 @@ export function findHostSystemPaths(): HostSystemPaths {
   } catch {}
   return { rootEntries, linkedFiles }
 }
+
+/**
+ * bwrap's options for the least system a command runs in: the host's /usr read-only, the root's
+ * links and folders into it, /proc and /dev. What the probes try a sandbox with.
+ */
+export function minimalSystemArgs(rootEntries: RootEntry[]): string[] {
+  return [
+    '--ro-bind',
+    '/usr',
+    '/usr',
+    ...rootEntries.flatMap((e) =>
+      e.symlinkTo ? ['--symlink', e.symlinkTo, e.path] : ['--ro-bind', e.path, e.path],
+    ),
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+  ]
+}

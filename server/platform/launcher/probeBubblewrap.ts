@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process'
 import { access, constants } from 'node:fs/promises'
-import type { RootEntry } from './hostSystemPaths'
+import { minimalSystemArgs, type RootEntry } from './hostSystemPaths'
 
 /** Whether bubblewrap can build a sandbox on this machine, and why not. */
 export type BubblewrapProbe = { ok: true } | { ok: false; reason: string }
@@ -26,16 +26,7 @@ export async function probeBubblewrap(bwrapPath: string, rootEntries: RootEntry[
     '--unshare-uts',
     '--unshare-net',
     '--die-with-parent',
-    '--ro-bind',
-    '/usr',
-    '/usr',
-    ...rootEntries.flatMap((e) =>
-      e.symlinkTo ? ['--symlink', e.symlinkTo, e.path] : ['--ro-bind', e.path, e.path],
-    ),
-    '--proc',
-    '/proc',
-    '--dev',
-    '/dev',
+    ...minimalSystemArgs(rootEntries),
     '--tmpfs',
     '/tmp',
     '--',

@@ -11,7 +11,7 @@ import {
 } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { RootEntry } from './hostSystemPaths'
+import { minimalSystemArgs, type RootEntry } from './hostSystemPaths'
 import { sandboxUser } from './sandboxEtcFiles'
 
 /**
@@ -122,16 +122,7 @@ export async function probeRootInSandbox(
     '--unshare-pid',
     '--unshare-net',
     '--die-with-parent',
-    '--ro-bind',
-    '/usr',
-    '/usr',
-    ...rootEntries.flatMap((e) =>
-      e.symlinkTo ? ['--symlink', e.symlinkTo, e.path] : ['--ro-bind', e.path, e.path],
-    ),
-    '--proc',
-    '/proc',
-    '--dev',
-    '/dev',
+    ...minimalSystemArgs(rootEntries),
     ...binds.flatMap(([source, dest]) => ['--ro-bind', source, dest]),
     '--',
     '/usr/bin/id',
