@@ -39,7 +39,8 @@ const isolation =
     ? `isolated with bubblewrap, ${networks[platform.launcher.network]}, paused with ${platform.launcher.freezer}`
     : `NOT ISOLATED: ${platform.launcher.warning ?? 'bubblewrap is unavailable'}`
 const systems = {
-  'host-read-only': "the host's /usr and /etc, read-only",
+  'own-copy': "its own copy of the host's /usr, /etc and package state (changes stay in the sandbox)",
+  'host-read-only': `the host's /usr and /etc, read-only${platform.launcher.systemWarning ? ` (${platform.launcher.systemWarning})` : ''}`,
   host: "the host's own, as this user",
 }
 const rootLine =

@@ -193,6 +193,7 @@ export async function startPlatform(
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await manager.dispose()
+      await launcher.release?.()
     },
   }
 }

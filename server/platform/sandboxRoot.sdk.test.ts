@@ -2,7 +2,7 @@
 // user the request names (`user` by default, `root` when asked), `user` has passwordless `sudo`,
 // and root is an unprivileged id of the host's, with nothing of the host's to command.
 // Through the official SDK, against a real platform.
-import { statSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { Sandbox } from 'e2b'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -107,7 +107,7 @@ describe('root and sudo in a sandbox', () => {
     const tried = await sandbox.commands.run(
       [
         'mount -t tmpfs none /tmp 2>&1 | head -1',
-        'touch /usr/bin/planted 2>&1 | head -1',
+        'touch /usr/bin/planted-by-root && echo planted-in-its-own-copy',
         'kill -0 1 && echo own-init-alive',
         'ls /proc | grep -c "^[0-9]" ',
       ].join('; '),
@@ -115,7 +115,11 @@ describe('root and sudo in a sandbox', () => {
     )
     const [mount, plant, init] = tried.stdout.split('\n')
     expect(mount).toMatch(/permission denied|must be superuser|not permitted/i)
-    expect(plant).toMatch(/Read-only file system|Permission denied/)
+    // Where the system is the host's read-only, root cannot change it; where it is the sandbox's
+    // own copy, the change stays there: never on the host.
+    if (tp.platform.launcher.system === 'own-copy') expect(plant).toBe('planted-in-its-own-copy')
+    else expect(plant).toMatch(/Read-only file system|Permission denied/)
+    expect(existsSync('/usr/bin/planted-by-root')).toBe(false)
     expect(init).toBe('own-init-alive')
     // The other sandbox's files stay out of reach of this one's root.
     await other.files.write('theirs.txt', 'not yours')
@@ -127,4 +131,48 @@ describe('root and sudo in a sandbox', () => {
     )
     expect(look.stdout).toBe('')
   })
+
+  it("gives each sandbox its own writable system: root's changes stay in it, across a pause", async () => {
+    if (tp.platform.launcher.system !== 'own-copy') return
+    await sandbox.commands.run(
+      'echo planted > /usr/local/share/planted.txt; echo "# mine" >> /etc/bash.bashrc',
+      {
+        user: 'root',
+      },
+    )
+    expect((await sandbox.commands.run('cat /usr/local/share/planted.txt')).stdout).toBe('planted\n')
+    const elsewhere = await other.commands
+      .run('cat /usr/local/share/planted.txt; tail -1 /etc/bash.bashrc', {
+        user: 'root',
+      })
+      .catch((err) => err.result ?? err)
+    expect(elsewhere.stdout).not.toContain('planted')
+    expect(elsewhere.stdout).not.toContain('# mine')
+    expect(existsSync('/usr/local/share/planted.txt')).toBe(false)
+    await sandbox.pause()
+    const again = await Sandbox.connect(sandbox.sandboxId)
+    expect(
+      (await again.commands.run('cat /usr/local/share/planted.txt; tail -1 /etc/bash.bashrc')).stdout,
+    ).toBe('planted\n# mine\n')
+    // A user without sudo still cannot change the system.
+    const denied = await again.commands.run('touch /usr/bin/planted').catch((err) => err.result ?? err)
+    expect(denied.stderr).toContain('Permission denied')
+  })
+
+  it('installs a Debian package with sudo apt-get in one sandbox, and only there', async () => {
+    if (tp.platform.launcher.system !== 'own-copy' || tp.platform.launcher.network !== 'own') return
+    const installed = await sandbox.commands
+      .run(
+        'sudo apt-get install -y --no-install-recommends tree >/tmp/apt.log 2>&1; echo "apt=$?"; tail -3 /tmp/apt.log; tree --version',
+        {
+          timeoutMs: 120_000,
+        },
+      )
+      .catch((err) => err.result ?? err)
+    expect(installed.stdout, installed.stdout + installed.stderr).toContain('apt=0')
+    expect(installed.stdout).toMatch(/tree v\d/)
+    const absent = await other.commands.run('command -v tree || echo none').catch((err) => err.result ?? err)
+    expect(absent.stdout).toBe('none\n')
+    expect(existsSync('/usr/bin/tree')).toBe(false)
+  }, 150_000)
 })

@@ -36,8 +36,8 @@ export interface StackInfo {
   isolation: 'bubblewrap' | 'none'
   /** Each sandbox's network: its own with outbound access, its own offline, or the host's. */
   network: 'own' | 'own-offline' | 'host'
-  /** Each sandbox's system: the host's, read-only with no root inside, or the host's own (not isolated). */
-  system: 'host-read-only' | 'host'
+  /** Each sandbox's system: its own copy of the host's (changes kept per sandbox), the host's read-only, or the host's own (not isolated). */
+  system: 'own-copy' | 'host-read-only' | 'host'
   /** Whether each sandbox has a root of its own with passwordless `sudo` for `user`, and why not. */
   root: { kind: 'sudo' | 'none'; warning?: string }
   /** How the kernel bounds each sandbox's CPU, memory and processes, and which of them. */

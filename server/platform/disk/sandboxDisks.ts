@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process'
 import {
   accessSync,
   closeSync,
@@ -8,14 +7,12 @@ import {
   mkdtempSync,
   openSync,
   readdirSync,
-  readFileSync,
   rmSync,
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
+import { mountPoints, runTool, unmount } from '../mounts'
 
-const run = promisify(execFile)
 const mib = 1024 * 1024
 
 /**
@@ -43,19 +40,6 @@ export interface SandboxDisks {
 /** Where a sandbox's home image lives in its folder. */
 export const homeImageName = 'home.ext4'
 
-/** Mount points of this process's mount namespace, from /proc/self/mountinfo (its 5th field, octal-escaped). */
-function mountPoints(): Set<string> {
-  const points = new Set<string>()
-  for (const line of readFileSync('/proc/self/mountinfo', 'utf8').split('\n')) {
-    const point = line.split(' ')[4]
-    if (point)
-      points.add(
-        point.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(Number.parseInt(octal, 8))),
-      )
-  }
-  return points
-}
-
 const tool = (name: string) =>
   ['/usr/sbin', '/sbin', '/usr/bin', '/bin']
     .map((dir) => join(dir, name))
@@ -78,21 +62,12 @@ async function makeImage(mkfs: string, image: string, sizeMB: number): Promise<v
   }
   // A small journal and inode tables left to be zeroed never (noinit_itable at mount): the image
   // stays as sparse as its files allow.
-  await run(mkfs, ['-q', '-F', '-m', '0', '-J', 'size=4', '-E', 'lazy_itable_init=1,nodiscard', image])
+  await runTool(mkfs, ['-q', '-F', '-m', '0', '-J', 'size=4', '-E', 'lazy_itable_init=1,nodiscard', image])
 }
 
 /** Loop-mounts an image; `discard` gives deleted files' space back to the host. */
 async function mountImage(image: string, at: string): Promise<void> {
-  await run('mount', ['-t', 'ext4', '-o', 'loop,discard,noinit_itable,nosuid,nodev', image, at])
-}
-
-async function unmount(at: string): Promise<void> {
-  try {
-    await run('umount', [at])
-  } catch {
-    // Something still holds it (a process on its way out): detach it now, free it when released.
-    await run('umount', ['-l', at])
-  }
+  await runTool('mount', ['-t', 'ext4', '-o', 'loop,discard,noinit_itable,nosuid,nodev', image, at])
 }
 
 function imageDisks(mkfs: string): SandboxDisks {

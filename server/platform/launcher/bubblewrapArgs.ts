@@ -38,7 +38,12 @@ export interface BubblewrapLayout {
    * (see sandboxUserNamespace), keeps root's capabilities for the runtime, and `rootHome` (a host
    * folder) becomes /root.
    */
-  root?: { capabilities: string[]; rootHome: string }
+  root?: {
+    capabilities: string[]
+    rootHome: string
+    /** The sandbox's own writable system folders (host folder, sandbox folder), over the host's read-only ones. */
+    system?: [string, string][]
+  }
 }
 
 /** Bubblewrap's arguments and the runtime's paths as seen from inside. */
@@ -79,15 +84,21 @@ export function bubblewrapArgs(layout: BubblewrapLayout): BubblewrapCommand {
           String(layout.network.blockFd),
         ]
       : []),
-    '--ro-bind',
-    '/usr',
-    '/usr',
   ]
+  const own = new Map((layout.root?.system ?? []).map(([host, dest]) => [dest, host]))
+  /** A system folder: the sandbox's own copy, writable, where it has one; else the host's, read-only. */
+  const systemFolder = (dir: string) => {
+    const copy = own.get(dir)
+    own.delete(dir)
+    return copy ? ['--bind', copy, dir] : ['--ro-bind', dir, dir]
+  }
+  args.push(...systemFolder('/usr'))
   for (const entry of layout.system.rootEntries) {
     if (entry.symlinkTo) args.push('--symlink', entry.symlinkTo, entry.path)
     else args.push('--ro-bind', entry.path, entry.path)
   }
-  args.push('--ro-bind', '/etc', '/etc')
+  args.push(...systemFolder('/etc'))
+  for (const [dir, copy] of own) args.push('--bind', copy, dir)
   for (const file of layout.hidden.files) args.push('--ro-bind', etc.emptyFile, file)
   for (const dir of layout.hidden.dirs) args.push('--ro-bind', etc.emptyDir, dir)
   args.push('--ro-bind', etc.passwd, '/etc/passwd', '--ro-bind', etc.group, '/etc/group')

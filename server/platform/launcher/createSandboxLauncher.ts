@@ -25,6 +25,13 @@ import {
 } from './sandboxUserNamespace'
 import { attachSlirp, hasSlirp } from './slirpNetwork'
 import { findUnreadableEtcEntries } from './unreadableEtcEntries'
+import {
+  hiddenSystemFiles,
+  mountSandboxSystem,
+  mountSystemBase,
+  type SandboxSystem,
+  type SystemBase,
+} from './writableSystem'
 
 /** How to set up the launcher; everything but the two folders has a sensible default. */
 export interface SandboxLauncherOptions {
@@ -146,7 +153,21 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
   ])
   const rootWarning = rootProbe.ok ? undefined : `sandboxes have no root and no sudo: ${rootProbe.reason}`
   if (rootWarning) log(`launcher: ${rootWarning}`)
-  const hidden = findUnreadableEtcEntries()
+  // With a root inside, each sandbox's system is its own copy of the host's (changes kept per sandbox).
+  let systemBase: SystemBase | undefined
+  let systemWarning: string | undefined
+  if (rootProbe.ok) {
+    try {
+      systemBase = await mountSystemBase(join(options.stateDir, 'system-base'))
+    } catch (err) {
+      systemWarning = `each sandbox's system is the host's, read-only: no idmapped mounts here (${err instanceof Error ? err.message : String(err)})`
+      log(`launcher: ${systemWarning}`)
+    }
+  }
+  const etcHidden = findUnreadableEtcEntries()
+  const hidden = systemBase
+    ? { ...etcHidden, files: [...etcHidden.files, ...hiddenSystemFiles.filter((file) => existsSync(file))] }
+    : etcHidden
   const slirp = options.slirpPath ?? '/usr/bin/slirp4netns'
   const outbound = hasSlirp(slirp)
   log(
@@ -157,11 +178,15 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
   return {
     isolation: 'bubblewrap',
     network: outbound ? 'own' : 'own-offline',
-    system: 'host-read-only',
+    system: systemBase ? 'own-copy' : 'host-read-only',
+    ...(systemWarning ? { systemWarning } : {}),
     root: rootProbe.ok ? 'sudo' : 'none',
     ...(rootWarning ? { rootWarning } : {}),
     limits,
     freezer: freezer.kind,
+    release: async () => {
+      await systemBase?.release()
+    },
     launch: async (spec: LaunchSpec) => {
       mkdirSync(spec.homeDir, { recursive: true })
       const socketDir = join(socketsRoot, spec.id)
@@ -171,6 +196,7 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
       // Root's own home beside the sandbox's home, kept and removed with it.
       const rootHome = join(dirname(spec.homeDir), 'root')
       let ns: SandboxUserNamespace | undefined
+      let ownSystem: SandboxSystem | undefined
       if (rootProbe.ok) {
         mkdirSync(rootHome, { recursive: true, mode: 0o700 })
         chownSync(rootHome, sandboxHostIds.root, sandboxHostIds.root)
@@ -178,6 +204,8 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
         ownTree(spec.homeDir, sandboxHostIds.user, sandboxHostIds.user)
         chmodSync(spec.homeDir, 0o700)
         grantPassage(dirname(spec.homeDir), options.homesRoot)
+        if (systemBase)
+          ownSystem = await mountSandboxSystem(systemBase, join(dirname(spec.homeDir), 'system'))
         ns = await openSandboxUserNamespace()
       }
       const bwrap = bubblewrapArgs({
@@ -190,7 +218,15 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
         socketDir,
         network: { infoFd: sandboxInfoFd, blockFd: sandboxBlockFd },
         ...(oomEvents ? { oomEvents } : {}),
-        ...(ns ? { root: { capabilities: sandboxRootCapabilities, rootHome } } : {}),
+        ...(ns
+          ? {
+              root: {
+                capabilities: sandboxRootCapabilities,
+                rootHome,
+                ...(ownSystem ? { system: ownSystem.binds } : {}),
+              },
+            }
+          : {}),
       })
       // Options through fd 4, so the sandbox's init shows no host paths; the command stays in argv.
       const bwrapCommand = [
@@ -224,9 +260,24 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
         },
       })
       // Once the sandbox is in the namespace (or failed to start), it needs no holder.
-      const launched = await launching.finally(() => ns?.release())
+      const launched = await launching
+        .catch(async (err) => {
+          await ownSystem?.unmount()
+          throw err
+        })
+        .finally(() => ns?.release())
       void launched.exited.then(() => rmSync(socketDir, { recursive: true, force: true }))
-      return launched
+      const layers = ownSystem
+      if (!layers) return launched
+      // The system's layers go when the sandbox does: before its folder is removed, on a kill.
+      void launched.exited.then(() => layers.unmount())
+      return {
+        ...launched,
+        kill: async () => {
+          await launched.kill()
+          await layers.unmount()
+        },
+      }
     },
   }
 }

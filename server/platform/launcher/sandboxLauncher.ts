@@ -44,11 +44,13 @@ export interface SandboxLauncher {
    */
   readonly network: 'own' | 'own-offline' | 'host'
   /**
-   * The sandbox's system: 'host-read-only' (the host's /usr and /etc, read-only, no root or
-   * `sudo` inside: a writable system per sandbox is not built yet) or 'host' (not isolated: the
-   * host's own, as the platform's user).
+   * The sandbox's system: 'own-copy' (the host's /usr, /etc and package state as a base, each
+   * sandbox's changes its own: `sudo apt-get install` changes no other), 'host-read-only' (the
+   * host's, read-only) or 'host' (not isolated: the host's own, as the platform's user).
    */
-  readonly system: 'host-read-only' | 'host'
+  readonly system: 'own-copy' | 'host-read-only' | 'host'
+  /** Why the system is the host's, read-only, where sandboxes have root. */
+  readonly systemWarning?: string
   /**
    * Whether the sandbox has a root of its own: 'sudo' (the runtime is root in a user namespace
    * whose root and `user` are unprivileged host ids, and `user` has passwordless `sudo`) or
@@ -63,4 +65,6 @@ export interface SandboxLauncher {
   /** Why isolation is 'none', for the start banner and the API. */
   readonly warning?: string
   launch(spec: LaunchSpec): Promise<LaunchedSandbox>
+  /** Lets go of what the launcher holds on the host for all sandboxes (their system's base), once they are gone. */
+  release?(): Promise<void>
 }

@@ -19,7 +19,7 @@ import { sandboxUser } from './sandboxEtcFiles'
  * user's, never host root. Inside, root holds capabilities over what these ids own, and over
  * nothing of the host's.
  */
-export const sandboxHostIds = { root: 100_000, user: 101_000 }
+export const sandboxHostIds = { root: 100_000, user: 100_000 + sandboxUser.uid }
 
 /**
  * What root in a sandbox may do: Docker's default capabilities (what `apt`, `chown`, a server on
@@ -45,7 +45,11 @@ export const sandboxRootCapabilities = [
 const unsharePath = '/usr/bin/unshare'
 export const nsenterPath = '/usr/bin/nsenter'
 
-const idMap = `0 ${sandboxHostIds.root} 1\n${sandboxUser.uid} ${sandboxHostIds.user} 1\n`
+/**
+ * Every id a system's files may have (apt's `_apt`, `staff`), shifted by 100000: root is 100000
+ * and `user` 101000 on the host. Root inside has capabilities over what these ids own.
+ */
+const idMap = `0 ${sandboxHostIds.root} 65536\n`
 
 /** A user namespace with the sandbox's two ids mapped, held open until the sandbox is in it. */
 export interface SandboxUserNamespace {

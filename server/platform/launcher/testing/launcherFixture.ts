@@ -65,6 +65,7 @@ export async function createTestLauncher(
     },
     dispose: async () => {
       await Promise.all(sandboxes.map((s) => s.kill()))
+      await launcher.release?.()
       rmSync(scratch, { recursive: true, force: true })
     },
   }
