@@ -83,29 +83,32 @@ export async function mountSandboxSystem(base: SystemBase, systemDir: string): P
   const merged: string[] = []
   const binds: [string, string][] = []
   try {
-    for (const dir of writableSystemDirs) {
-      const layer = join(systemDir, slug(dir))
-      const [upper, work, view] = ['upper', 'work', 'merged'].map((name) => join(layer, name)) as [
-        string,
-        string,
-        string,
-      ]
-      for (const folder of [upper, work, view]) mkdirSync(folder, { recursive: true })
-      chownSync(upper, ...rootIds)
-      chownSync(work, ...rootIds)
-      if (mounted.has(view)) await unmount(view)
-      await runTool('mount', [
-        '-t',
-        'overlay',
-        'overlay',
-        '-o',
-        `lowerdir=${base.lower(dir)},upperdir=${upper},workdir=${work}`,
-        view,
-      ])
-      merged.push(view)
-      grantPassage(layer, systemDir)
-      binds.push([view, dir])
-    }
+    // All at once: each is a `mount` of its own, and a sandbox's start waits for them.
+    await Promise.all(
+      writableSystemDirs.map(async (dir) => {
+        const layer = join(systemDir, slug(dir))
+        const [upper, work, view] = ['upper', 'work', 'merged'].map((name) => join(layer, name)) as [
+          string,
+          string,
+          string,
+        ]
+        for (const folder of [upper, work, view]) mkdirSync(folder, { recursive: true })
+        chownSync(upper, ...rootIds)
+        chownSync(work, ...rootIds)
+        if (mounted.has(view)) await unmount(view)
+        await runTool('mount', [
+          '-t',
+          'overlay',
+          'overlay',
+          '-o',
+          `lowerdir=${base.lower(dir)},upperdir=${upper},workdir=${work}`,
+          view,
+        ])
+        merged.push(view)
+        grantPassage(layer, systemDir)
+      }),
+    )
+    for (const dir of writableSystemDirs) binds.push([join(systemDir, slug(dir), 'merged'), dir])
     for (const dir of ownSystemDirs) {
       const own = join(systemDir, slug(dir))
       mkdirSync(own, { recursive: true })
