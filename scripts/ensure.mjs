@@ -17,6 +17,8 @@ const debianNeeds = {
   start: [
     ['/usr/bin/bwrap', 'bubblewrap'],
     ['/usr/bin/slirp4netns', 'slirp4netns'],
+    // Makes the idmapped mounts under each sandbox's own system (launcher/idmappedMount.py).
+    ['/usr/bin/python3', 'python3'],
   ],
   test: [
     ['/usr/bin/chromium', 'chromium'],
@@ -67,8 +69,8 @@ function ensureDebian(needs) {
   if (process.getuid?.() !== 0) {
     console.error(`ensure: missing Debian packages: ${missing.join(' ')}`)
     console.error(`        install them with: sudo apt-get install -y ${missing.join(' ')}`)
-    // Without bubblewrap or slirp4netns the platform still runs (and says what sandboxes lack).
-    const optional = new Set(['bubblewrap', 'slirp4netns'])
+    // Without bubblewrap, slirp4netns or python3 the platform still runs (and says what sandboxes lack).
+    const optional = new Set(['bubblewrap', 'slirp4netns', 'python3'])
     if (purpose === 'test' || missing.some((pkg) => !optional.has(pkg))) process.exit(1)
     return
   }
