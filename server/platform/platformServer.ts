@@ -71,19 +71,20 @@ export async function startPlatform(
       ? localCertificate(config.dataDir, config.domain)
       : undefined
   if (certificate?.generated) log(`tls: made a self-signed certificate in ${certificate.certPath}`)
-  const launcher = await createSandboxLauncher({
-    projectRoot,
-    stateDir: join(config.dataDir, 'launcher'),
-    homesRoot: join(config.dataDir, 'sandboxes'),
-    log,
-    isolation: config.isolation,
-  })
   const disks = await chooseSandboxDisks()
   log(
     disks.kind === 'none'
       ? `launcher: ${disks.warning}`
       : "launcher: each sandbox's home is a file system of its own (ext4 image, loop-mounted)",
   )
+  const launcher = await createSandboxLauncher({
+    projectRoot,
+    stateDir: join(config.dataDir, 'launcher'),
+    homesRoot: join(config.dataDir, 'sandboxes'),
+    log,
+    isolation: config.isolation,
+    disks,
+  })
   const templates = new TemplateCatalog(config.templatesDir ?? join(projectRoot, 'labs'))
   const manager = new SandboxManager(new SandboxStore(config.dataDir), launcher, {
     dataDir: config.dataDir,

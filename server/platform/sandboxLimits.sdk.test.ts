@@ -3,7 +3,7 @@
 // sandbox alone, and the API tells each sandbox's own figures. Through the official SDK, against
 // real cgroups and real file systems.
 import { existsSync, statfsSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { dirname, join } from 'node:path'
 import { CommandExitError, NotEnoughSpaceError, Sandbox } from 'e2b'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ideCall } from './testing/ideCall'
@@ -77,14 +77,26 @@ describe('limits per sandbox', () => {
     // Freed, the space comes back.
     await neighbour.commands.run('rm fill.bin')
     await neighbour.files.write('more.bin', new Uint8Array(8 * mib).buffer)
+    // Root's changes to its own system count against a limit of their own, the same size.
+    if (tp.platform.launcher.system === 'own-copy') {
+      const system = await neighbour.commands
+        .run('sudo dd if=/dev/zero of=/usr/local/share/fill.bin bs=1M count=100')
+        .catch((err: unknown) => err)
+      expect((system as CommandExitError).stderr).toMatch(/No space left on device/)
+      expect(freeBefore - hostFree()).toBeLessThan(160 * mib)
+      await neighbour.commands.run('sudo rm /usr/local/share/fill.bin')
+    }
   })
 
   it('removes a killed sandbox’s file system with it', async () => {
     const doomed = await Sandbox.create()
     const home = tp.platform.manager.homeDir(doomed.sandboxId)
     expect(tp.platform.disks.attached(home)).toBe(true)
+    const system = join(dirname(home), 'system')
+    if (tp.platform.launcher.system === 'own-copy') expect(tp.platform.disks.attached(system)).toBe(true)
     await doomed.kill()
     expect(tp.platform.disks.attached(home)).toBe(false)
+    expect(tp.platform.disks.attached(system)).toBe(false)
     expect(existsSync(dirname(home))).toBe(false)
   })
 

@@ -10,7 +10,7 @@ import {
   rmSync,
 } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { mountPoints, runTool, unmount } from '../mounts'
 
 const mib = 1024 * 1024
@@ -76,7 +76,8 @@ function imageDisks(mkfs: string): SandboxDisks {
     attached: (homeDir) => mountPoints().has(homeDir),
     async attach(sandboxDir, homeDir, sizeMB) {
       if (mountPoints().has(homeDir)) return
-      const image = join(sandboxDir, homeImageName)
+      // home.ext4 for the home, system.ext4 for a sandbox's own system layer.
+      const image = join(sandboxDir, `${basename(homeDir)}.ext4`)
       let fresh = false
       try {
         accessSync(image)

@@ -2,6 +2,7 @@ import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, realpathSync,
 import { tmpdir, userInfo } from 'node:os'
 import { dirname, join } from 'node:path'
 import { envdPort } from '../../../src/contract/runtimeExtensions'
+import type { SandboxDisks } from '../disk/sandboxDisks'
 import { bubblewrapArgs, sandboxOomEvents, sandboxSocketDir, sandboxSudoSocket } from './bubblewrapArgs'
 import { chooseFreezer, type FreezerPreference } from './chooseFreezer'
 import { findHostSystemPaths } from './hostSystemPaths'
@@ -45,6 +46,8 @@ export interface SandboxLauncherOptions {
    * no listing, and homes are their owners' alone).
    */
   homesRoot: string
+  /** Bounds each sandbox's own system layer as its home is (an image of `--sandbox-disk` MB). */
+  disks?: Pick<SandboxDisks, 'kind' | 'attach' | 'detach'>
   /** One line per event, already prefixed with the sandbox id; never holds a token. */
   log?: (line: string) => void
   /** 'none' runs runtimes straight on the host; 'auto' uses bubblewrap when it works here. */
@@ -204,8 +207,15 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
         ownTree(spec.homeDir, sandboxHostIds.user, sandboxHostIds.user)
         chmodSync(spec.homeDir, 0o700)
         grantPassage(dirname(spec.homeDir), options.homesRoot)
-        if (systemBase)
-          ownSystem = await mountSandboxSystem(systemBase, join(dirname(spec.homeDir), 'system'))
+        if (systemBase) {
+          // Its own file system where homes have theirs: root's changes count against a limit too.
+          const systemDir = join(dirname(spec.homeDir), 'system')
+          mkdirSync(systemDir, { recursive: true })
+          const disks = options.disks
+          if (spec.limits.diskMB && disks && disks.kind !== 'none')
+            await disks.attach(dirname(spec.homeDir), systemDir, spec.limits.diskMB)
+          ownSystem = await mountSandboxSystem(systemBase, systemDir, () => disks?.detach(systemDir))
+        }
         ns = await openSandboxUserNamespace()
       }
       const bwrap = bubblewrapArgs({

@@ -76,7 +76,12 @@ export interface SandboxSystem {
  * and the sandbox's own changes (upper, in `systemDir`, kept with the sandbox across pause,
  * resume and restarts, and removed with it), and its own empty folders.
  */
-export async function mountSandboxSystem(base: SystemBase, systemDir: string): Promise<SandboxSystem> {
+export async function mountSandboxSystem(
+  base: SystemBase,
+  systemDir: string,
+  /** Lets go of what `systemDir` is (its own file system) once its layers are unmounted. */
+  detach: () => Promise<void> | undefined = async () => {},
+): Promise<SandboxSystem> {
   const rootIds = [sandboxHostIds.root, sandboxHostIds.root] as const
   mkdirSync(systemDir, { recursive: true, mode: 0o711 })
   const mounted = mountPoints()
@@ -109,6 +114,8 @@ export async function mountSandboxSystem(base: SystemBase, systemDir: string): P
       }),
     )
     for (const dir of writableSystemDirs) binds.push([join(systemDir, slug(dir), 'merged'), dir])
+    // ext4's own folder, on a system of its own file system: not a layer.
+    rmSync(join(systemDir, 'lost+found'), { recursive: true, force: true })
     for (const dir of ownSystemDirs) {
       const own = join(systemDir, slug(dir))
       mkdirSync(own, { recursive: true })
@@ -117,22 +124,14 @@ export async function mountSandboxSystem(base: SystemBase, systemDir: string): P
     }
   } catch (err) {
     await Promise.all(merged.map((view) => unmount(view).catch(() => {})))
+    await detach()
     throw err
   }
   return {
     binds,
     unmount: async () => {
       await Promise.all(merged.map((view) => unmount(view).catch(() => {})))
+      await Promise.resolve(detach()).catch(() => {})
     },
   }
-}
-
-/** Unmounts every layer of a sandbox's system left mounted, then removes it. */
-export async function removeSandboxSystem(systemDir: string): Promise<void> {
-  const mounted = mountPoints()
-  for (const dir of writableSystemDirs) {
-    const view = join(systemDir, slug(dir), 'merged')
-    if (mounted.has(view)) await unmount(view).catch(() => {})
-  }
-  rmSync(systemDir, { recursive: true, force: true })
 }
