@@ -14,3 +14,14 @@ export function sameSandbox(a: SandboxRef, b: SandboxRef): boolean {
 export function sandboxKey(ref: SandboxRef): string {
   return ref.remoteId ? `${ref.remoteId}/${ref.sandboxId}` : ref.sandboxId
 }
+
+/** The sandbox `sandboxId` of a place: the stack's own (no remote), or one on `remoteId`. */
+export function sandboxIn(remoteId: string | undefined, sandboxId: string): SandboxRef {
+  return remoteId ? { remoteId, sandboxId } : { sandboxId }
+}
+
+/** The sandbox a `sandboxKey` names. */
+export function sandboxOfKey(key: string): SandboxRef {
+  const slash = key.indexOf('/')
+  return slash < 0 ? { sandboxId: key } : sandboxIn(key.slice(0, slash), key.slice(slash + 1))
+}

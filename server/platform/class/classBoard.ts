@@ -6,7 +6,7 @@ import { LabManifestError, parseLabManifest } from '../../../src/contract/labMan
 import { labManifestPath, labStartPath } from '../../../src/contract/labPaths'
 import type { JoinLinks } from '../access/joinLinks'
 import { PlatformError } from '../platformError'
-import { type SandboxRef, sandboxKey } from '../sandboxRef'
+import { type SandboxRef, sandboxIn, sandboxKey, sandboxOfKey } from '../sandboxRef'
 import type { ClassMember, ClassPlace } from './classPlace'
 
 /** Where a sandbox's user lives, as the runtime runs commands (`user`). */
@@ -67,11 +67,7 @@ export class ClassBoard {
 
   private save(): void {
     const verdicts = this.allVerdicts()
-    for (const key of Object.keys(verdicts)) {
-      const [first = '', second] = key.split('/')
-      const ref = second === undefined ? { sandboxId: first } : { remoteId: first, sandboxId: second }
-      if (!this.exists(ref)) delete verdicts[key]
-    }
+    for (const key of Object.keys(verdicts)) if (!this.exists(sandboxOfKey(key))) delete verdicts[key]
     const partial = `${this.path}.${process.pid}.partial`
     writeFileSync(partial, JSON.stringify(this.allVerdicts()), { mode: 0o600 })
     renameSync(partial, this.path)
@@ -147,7 +143,7 @@ export class ClassBoard {
   async view(place: ClassPlace, name: string): Promise<ClassView> {
     const verdicts = this.allVerdicts()
     const students = (await this.members(place, name)).map((member) => {
-      const ref = { sandboxId: member.sandboxId, ...(place.remoteId ? { remoteId: place.remoteId } : {}) }
+      const ref = sandboxIn(place.remoteId, member.sandboxId)
       return this.student(ref, member, verdicts[sandboxKey(ref)])
     })
     return { name, ...(place.remoteId ? { remoteId: place.remoteId } : {}), students }
@@ -178,10 +174,7 @@ export class ClassBoard {
     await inBatches(running, checksAtOnce, async (member) => {
       const verdict = await this.checkOne(place, member.sandboxId)
       if (verdict.passed) passed += 1
-      this.keep(
-        { sandboxId: member.sandboxId, ...(place.remoteId ? { remoteId: place.remoteId } : {}) },
-        verdict,
-      )
+      this.keep(sandboxIn(place.remoteId, member.sandboxId), verdict)
     })
     return { passed, checked: running.length }
   }
@@ -240,13 +233,10 @@ export class ClassBoard {
     )
     if (copy.exitCode !== 0)
       throw new PlatformError(409, `the reset failed: ${copy.output.trim() || copy.status}`)
-    this.keep(
-      { sandboxId, ...(place.remoteId ? { remoteId: place.remoteId } : {}) },
-      {
-        at: new Date().toISOString(),
-        passed: null,
-        error: 'reset to the starting files; not checked since',
-      },
-    )
+    this.keep(sandboxIn(place.remoteId, sandboxId), {
+      at: new Date().toISOString(),
+      passed: null,
+      error: 'reset to the starting files; not checked since',
+    })
   }
 }

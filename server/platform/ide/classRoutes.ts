@@ -7,7 +7,7 @@ import type { ClassPlace } from '../class/classPlace'
 import { remoteClassPlace } from '../class/remoteClassPlace'
 import { isSandboxId } from '../ids'
 import { PlatformError } from '../platformError'
-import { sameSandbox } from '../sandboxRef'
+import { sameSandbox, sandboxIn } from '../sandboxRef'
 import { isE2bSandboxId } from './e2bSandboxId'
 import type { IdeHandler, IdeRoute } from './ideRoute'
 import { isRemoteId, type RemoteStore } from './remoteStore'
@@ -104,7 +104,7 @@ export function classRoutes(deps: {
         DELETE: async (_req, res, place, params) => {
           await forEach(place, nameParam(params[0]), undefined, async (id) => {
             await place.kill(id)
-            const ref = { sandboxId: id, ...(place.remoteId ? { remoteId: place.remoteId } : {}) }
+            const ref = sandboxIn(place.remoteId, id)
             deps.joinLinks.revoke((l) => sameSandbox(l, ref))
             board.forget(ref)
           })

@@ -4,6 +4,7 @@ import { readJsonBody, sendJson } from '../api/httpJson'
 import { isSandboxId } from '../ids'
 import { PlatformError } from '../platformError'
 import type { SandboxManager } from '../sandboxManager'
+import { sandboxIn } from '../sandboxRef'
 import { E2bClient } from './e2bClient'
 import { isE2bSandboxId } from './e2bSandboxId'
 import type { IdeRoute } from './ideRoute'
@@ -86,7 +87,7 @@ export function joinLinkRoutes(deps: {
           const links = joinLinks.list({
             ...(className ? { className } : {}),
             ...(remoteId ? { remoteId } : {}),
-            ...(sandboxId ? { sandbox: { sandboxId, ...(remoteId ? { remoteId } : {}) } } : {}),
+            ...(sandboxId ? { sandbox: sandboxIn(remoteId, sandboxId) } : {}),
           })
           sendJson(res, 200, links.map(view))
         },
