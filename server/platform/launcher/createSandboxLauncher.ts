@@ -214,7 +214,9 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
           const disks = options.disks
           if (spec.limits.diskMB && disks && disks.kind !== 'none')
             await disks.attach(dirname(spec.homeDir), systemDir, spec.limits.diskMB)
-          ownSystem = await mountSandboxSystem(systemBase, systemDir, () => disks?.detach(systemDir))
+          ownSystem = await mountSandboxSystem(systemBase, systemDir, async () => {
+            await disks?.detach(systemDir)
+          })
         }
         ns = await openSandboxUserNamespace()
       }

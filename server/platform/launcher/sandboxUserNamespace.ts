@@ -23,7 +23,8 @@ export const sandboxHostIds = { root: 100_000, user: 100_000 + sandboxUser.uid }
 
 /**
  * What root in a sandbox may do: Docker's default capabilities (what `apt`, `chown`, a server on
- * port 80 need), never CAP_SYS_ADMIN (no mounts: the read-only system stays read-only).
+ * port 80 need), never CAP_SYS_ADMIN (no mounts: nothing the platform mounted can be undone, and
+ * the hidden host files stay hidden).
  */
 export const sandboxRootCapabilities = [
   'CAP_CHOWN',
@@ -51,7 +52,7 @@ export const nsenterPath = '/usr/bin/nsenter'
  */
 const idMap = `0 ${sandboxHostIds.root} 65536\n`
 
-/** A user namespace with the sandbox's two ids mapped, held open until the sandbox is in it. */
+/** A user namespace with the sandboxes' ids mapped (see `idMap`), held open until a sandbox is in it. */
 export interface SandboxUserNamespace {
   /** `/proc/{pid}/ns/user` of the process holding it, for `nsenter --user=`. */
   path: string
@@ -160,9 +161,11 @@ export function ownTree(dir: string, uid: number, gid: number): void {
   if (stat.uid === uid && stat.gid === gid) return
   const walk = (path: string) => {
     lchownSync(path, uid, gid)
-    const entry = lstatSync(path)
-    if (!entry.isDirectory()) return
-    for (const name of readdirSync(path)) walk(join(path, name))
+    for (const entry of readdirSync(path, { withFileTypes: true })) {
+      const child = join(path, entry.name)
+      if (entry.isDirectory()) walk(child)
+      else lchownSync(child, uid, gid)
+    }
   }
   walk(dir)
 }

@@ -1,4 +1,4 @@
-import { chownSync, existsSync, mkdirSync, rmSync } from 'node:fs'
+import { chownSync, existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { mountPoints, runTool, unmount } from '../mounts'
 import { grantPassage, openSandboxUserNamespace, sandboxHostIds } from './sandboxUserNamespace'
@@ -80,13 +80,17 @@ export async function mountSandboxSystem(
   base: SystemBase,
   systemDir: string,
   /** Lets go of what `systemDir` is (its own file system) once its layers are unmounted. */
-  detach: () => Promise<void> | undefined = async () => {},
+  detach: () => Promise<void> = async () => {},
 ): Promise<SandboxSystem> {
   const rootIds = [sandboxHostIds.root, sandboxHostIds.root] as const
   mkdirSync(systemDir, { recursive: true, mode: 0o711 })
   const mounted = mountPoints()
   const merged: string[] = []
   const binds: [string, string][] = []
+  const unmountAll = async () => {
+    await Promise.all(merged.map((view) => unmount(view).catch(() => {})))
+    await detach().catch(() => {})
+  }
   try {
     // All at once: each is a `mount` of its own, and a sandbox's start waits for them.
     await Promise.all(
@@ -114,8 +118,6 @@ export async function mountSandboxSystem(
       }),
     )
     for (const dir of writableSystemDirs) binds.push([join(systemDir, slug(dir), 'merged'), dir])
-    // ext4's own folder, on a system of its own file system: not a layer.
-    rmSync(join(systemDir, 'lost+found'), { recursive: true, force: true })
     for (const dir of ownSystemDirs) {
       const own = join(systemDir, slug(dir))
       mkdirSync(own, { recursive: true })
@@ -123,15 +125,8 @@ export async function mountSandboxSystem(
       binds.push([own, dir])
     }
   } catch (err) {
-    await Promise.all(merged.map((view) => unmount(view).catch(() => {})))
-    await detach()
+    await unmountAll()
     throw err
   }
-  return {
-    binds,
-    unmount: async () => {
-      await Promise.all(merged.map((view) => unmount(view).catch(() => {})))
-      await Promise.resolve(detach()).catch(() => {})
-    },
-  }
+  return { binds, unmount: unmountAll }
 }
