@@ -2,10 +2,11 @@
 // its students' state, links and activity, the lab's check for all (run in each sandbox through
 // its runtime), a reset, and pause, resume, extend and end for all.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type StudentSandbox, startClass } from '../../class/classroom'
+import type { StudentSandbox } from '../../class/classroom'
 import { ideCall } from '../testing/ideCall'
 import { startTestPlatform, type TestPlatform } from '../testing/platformFixture'
 import { rawRequest } from '../testing/rawHttp'
+import { startTestClass } from '../testing/testClass'
 import { sandboxCommands } from './sandboxCommands'
 
 const solved = `def average(numbers):\n    return sum(numbers) / len(numbers) if numbers else 0\n`
@@ -25,14 +26,7 @@ describe("the teacher's dashboard", () => {
   beforeAll(async () => {
     tp = await startTestPlatform()
     const access = { url: tp.url, apiKey: tp.apiKey, ideToken: tp.platform.ideToken.current() }
-    const made = await startClass(access, {
-      className: 'monday',
-      template: 'python-basics',
-      students: ['ada', 'ben', 'cy'],
-      timeoutSeconds: 600,
-    })
-    expect(made.failures).toEqual([])
-    students = made.sandboxes
+    students = await startTestClass(access)
   }, 60_000)
   afterAll(() => tp.close())
 

@@ -10,12 +10,12 @@ import {
   type PlatformAccess,
   relinkStudent,
   type StudentSandbox,
-  startClass,
 } from '../../class/classroom'
 import { browserCall as callAsBrowser } from '../testing/browserCall'
 import { ideCall } from '../testing/ideCall'
 import { startTestPlatform, type TestPlatform } from '../testing/platformFixture'
 import { rawRequest } from '../testing/rawHttp'
+import { startTestClass } from '../testing/testClass'
 import { sandboxCommands } from './sandboxCommands'
 
 const cloudKey = 'e2b_cloud_key_for_the_class_0123'
@@ -73,14 +73,7 @@ describe('a class with E2B behind it', () => {
     expect(added.status).toBe(201)
     remoteId = added.json.remoteId
     access = { url: stack.url, apiKey: stack.apiKey, ideToken: stack.platform.ideToken.current(), remoteId }
-    const made = await startClass(access, {
-      className: 'monday',
-      template: 'python-basics',
-      students: ['ada', 'ben', 'cy'],
-      timeoutSeconds: 600,
-    })
-    expect(made.failures).toEqual([])
-    students = made.sandboxes
+    students = await startTestClass(access)
   }, 60_000)
   afterAll(async () => {
     await stack?.close()
