@@ -35,19 +35,30 @@ function runCommand(run: SudoCommand): void {
   }
 
   const socket = connect(socketPath)
-  socket.on('error', (err) => fail(`cannot reach the sandbox's runtime: ${err.message}`))
+  let connected = false
+  // Before the connection: the runtime cannot be reached. After it, a write that races the
+  // runtime's end of the connection (stdin's end after the command's exit) is no failure: the
+  // end and its exit code arrive, or the close says the command's fate is unknown.
+  socket.on('error', (err) => {
+    if (!connected) fail(`cannot reach the sandbox's runtime: ${err.message}`)
+  })
+  /** Sends a frame while the connection can still carry it. */
+  const send = (data: Buffer | string) => {
+    if (socket.writable) socket.write(data)
+  }
   const restoreTty = () => {
     if (process.stdin.isTTY) process.stdin.setRawMode(false)
   }
   socket.on('connect', () => {
-    socket.write(`${JSON.stringify(request)}\n`)
+    connected = true
+    send(`${JSON.stringify(request)}\n`)
     if (process.stdin.isTTY) process.stdin.setRawMode(true)
-    process.stdin.on('data', (data) => socket.write(frame(toRuntime.stdin, data)))
-    process.stdin.on('end', () => socket.write(frame(toRuntime.stdinEnd)))
-    process.stdin.on('error', () => socket.write(frame(toRuntime.stdinEnd)))
+    process.stdin.on('data', (data) => send(frame(toRuntime.stdin, data)))
+    process.stdin.on('end', () => send(frame(toRuntime.stdinEnd)))
+    process.stdin.on('error', () => send(frame(toRuntime.stdinEnd)))
     if (tty)
       process.stdout.on('resize', () =>
-        socket.write(
+        send(
           frame(
             toRuntime.resize,
             JSON.stringify({ cols: process.stdout.columns, rows: process.stdout.rows }),
@@ -56,14 +67,19 @@ function runCommand(run: SudoCommand): void {
       )
   })
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'] as const)
-    process.on(signal, () => socket.write(frame(toRuntime.signal, signal)))
+    process.on(signal, () => send(frame(toRuntime.signal, signal)))
 
   let exitCode = 1
+  /** Whether the runtime said how the command ended (its exit, or why it could not start). */
+  let told = false
   const reader = new FrameReader((kind, payload) => {
     if (kind === toSudo.stdout) process.stdout.write(payload)
     else if (kind === toSudo.stderr) process.stderr.write(payload)
-    else if (kind === toSudo.exit) exitCode = (JSON.parse(payload.toString()) as { code: number }).code
-    else if (kind === toSudo.failed) {
+    else if (kind === toSudo.exit) {
+      told = true
+      exitCode = (JSON.parse(payload.toString()) as { code: number }).code
+    } else if (kind === toSudo.failed) {
+      told = true
       process.stderr.write(`sudo: ${payload.toString()}\n`)
       exitCode = 1
     }
@@ -71,6 +87,8 @@ function runCommand(run: SudoCommand): void {
   socket.on('data', (data) => reader.push(data))
   socket.on('close', () => {
     restoreTty()
+    if (connected && !told)
+      process.stderr.write("sudo: the sandbox's runtime ended the command without its exit\n")
     // What is still on its way out first.
     process.stdout.write('', () => process.stderr.write('', () => process.exit(exitCode)))
   })
