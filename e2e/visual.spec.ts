@@ -50,6 +50,9 @@ async function workbench(page: Page, theme: 'light' | 'dark'): Promise<Workbench
   await wb.goto(stack.link())
   await wb.run('clear && echo ready', 'ready')
   await wb.prompt()
+  // The processes panel lists the terminal's shell once its poll has seen it: wait, so every
+  // picture shows the list (masked) and never, on a quicker run, the empty list's message.
+  await expect(page.getByRole('list', { name: 'Processes' }).getByRole('listitem')).not.toHaveCount(0)
   return wb
 }
 
