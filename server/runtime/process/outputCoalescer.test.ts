@@ -68,6 +68,24 @@ describe('OutputCoalescer', () => {
     ])
   })
 
+  it('gathers for longer while output keeps coming, and for 2 ms again after a pause', () => {
+    const t = setup()
+    const gathers: number[] = []
+    t.read('pty', 'a')
+    for (let i = 0; i < 4; i++) {
+      t.later(1)
+      t.read('pty', String(i))
+      gathers.push(t.timer?.ms ?? 0)
+      t.timer?.fire()
+    }
+    expect(gathers).toEqual([2, 4, 8, 8])
+    t.later(10)
+    t.read('pty', 'b')
+    t.later(1)
+    t.read('pty', 'c')
+    expect(t.timer?.ms).toBe(2)
+  })
+
   it('sends what it gathered once it fills the largest event, and drops the timer', () => {
     const t = setup(4)
     t.read('pty', 'a')
