@@ -8,6 +8,7 @@ import { CommandExitError, NotEnoughSpaceError, Sandbox } from 'e2b'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ideCall } from './testing/ideCall'
 import { startTestPlatform, type TestPlatform } from './testing/platformFixture'
+import { pointSdkAt } from './testing/sdkEnv'
 
 const limits = { cpus: 1, memoryMB: 256, pids: 128, diskMB: 64 }
 const mib = 1024 * 1024
@@ -16,17 +17,17 @@ describe('limits per sandbox', () => {
   let tp: TestPlatform
   let bomb: Sandbox
   let neighbour: Sandbox
-  const savedEnv = { ...process.env }
+  let restoreEnv = () => {}
   const enforced = (controller: 'cpu' | 'memory' | 'pids') =>
     tp.platform.launcher.limits.enforced.includes(controller)
 
   beforeAll(async () => {
     tp = await startTestPlatform({ sandboxLimits: limits })
-    Object.assign(process.env, { E2B_API_URL: tp.url, E2B_SANDBOX_URL: tp.url, E2B_API_KEY: tp.apiKey })
+    restoreEnv = pointSdkAt(tp)
     ;[bomb, neighbour] = await Promise.all([Sandbox.create(), Sandbox.create()])
   }, 60_000)
   afterAll(async () => {
-    process.env = savedEnv
+    restoreEnv()
     await tp?.close()
   })
 

@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:net'
 import { Sandbox } from 'e2b'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestPlatform, type TestPlatform } from './testing/platformFixture'
+import { pointSdkAt } from './testing/sdkEnv'
 
 /** A small web server in a sandbox on `port`, serving `text` at /. */
 async function serve(sandbox: Sandbox, port: number, text: string): Promise<void> {
@@ -26,7 +27,7 @@ describe('sandboxes as machines on a network', () => {
   let b: Sandbox
   let hostService: Server
   let hostServicePort: number
-  const savedEnv = { ...process.env }
+  let restoreEnv = () => {}
 
   /** GET `path` of `port` in a sandbox through the router, by host name as a browser would. */
   const viaRouter = (id: string, port: number, path = '/') =>
@@ -48,7 +49,7 @@ describe('sandboxes as machines on a network', () => {
 
   beforeAll(async () => {
     tp = await startTestPlatform()
-    Object.assign(process.env, { E2B_API_URL: tp.url, E2B_SANDBOX_URL: tp.url, E2B_API_KEY: tp.apiKey })
+    restoreEnv = pointSdkAt(tp)
     ;[a, b] = await Promise.all([Sandbox.create(), Sandbox.create()])
     hostService = createServer((socket) => socket.end('host secret\n'))
     await new Promise<void>((resolve) => hostService.listen(0, '127.0.0.1', resolve))
@@ -56,7 +57,7 @@ describe('sandboxes as machines on a network', () => {
     hostServicePort = typeof address === 'object' && address ? address.port : 0
   }, 60_000)
   afterAll(async () => {
-    process.env = savedEnv
+    restoreEnv()
     hostService?.close()
     await tp?.close()
   })

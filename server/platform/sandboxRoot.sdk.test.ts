@@ -8,22 +8,23 @@ import { Sandbox } from 'e2b'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sandboxHostIds } from './launcher/sandboxUserNamespace'
 import { startTestPlatform, type TestPlatform } from './testing/platformFixture'
+import { pointSdkAt } from './testing/sdkEnv'
 
 describe('root and sudo in a sandbox', () => {
   let tp: TestPlatform
   let sandbox: Sandbox
   let other: Sandbox
-  const savedEnv = { ...process.env }
+  let restoreEnv = () => {}
   /** Whether this machine gives sandboxes a root (the platform must be root here). */
   const hasRoot = () => tp.platform.launcher.root === 'sudo'
 
   beforeAll(async () => {
     tp = await startTestPlatform()
-    Object.assign(process.env, { E2B_API_URL: tp.url, E2B_SANDBOX_URL: tp.url, E2B_API_KEY: tp.apiKey })
+    restoreEnv = pointSdkAt(tp)
     ;[sandbox, other] = await Promise.all([Sandbox.create(), Sandbox.create()])
   }, 60_000)
   afterAll(async () => {
-    process.env = savedEnv
+    restoreEnv()
     await tp?.close()
   })
 

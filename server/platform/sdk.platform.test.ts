@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Sandbox, SandboxNotFoundError, TimeoutError } from 'e2b'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { pointSdkAt } from './testing/sdkEnv'
 
 const projectRoot = join(import.meta.dirname, '..', '..')
 const apiKey = 'sdk-test-key'
@@ -22,7 +23,7 @@ function processesMentioning(text: string): number[] {
 describe('e2b SDK against the platform that npm start runs', () => {
   let cli: ChildProcess
   let dataDir: string
-  const savedEnv = { ...process.env }
+  let restoreEnv = () => {}
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'npm-start-'))
@@ -44,11 +45,11 @@ describe('e2b SDK against the platform that npm start runs', () => {
       })
       cli.once('exit', (code) => reject(new Error(`npm start exited with ${code}: ${out}`)))
     })
-    Object.assign(process.env, { E2B_API_URL: url, E2B_SANDBOX_URL: url, E2B_API_KEY: apiKey })
+    restoreEnv = pointSdkAt({ url, apiKey })
   })
 
   afterAll(async () => {
-    process.env = savedEnv
+    restoreEnv()
     const exited = new Promise((resolve) => cli.once('exit', resolve))
     cli.kill('SIGINT')
     await exited

@@ -4,17 +4,18 @@
 import { CommandExitError, Sandbox, TimeoutError } from 'e2b'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestPlatform, type TestPlatform } from './testing/platformFixture'
+import { pointSdkAt } from './testing/sdkEnv'
 
 describe('streams of a stopped sandbox', () => {
   let tp: TestPlatform
-  const savedEnv = { ...process.env }
+  let restoreEnv = () => {}
 
   beforeAll(async () => {
     tp = await startTestPlatform()
-    Object.assign(process.env, { E2B_API_URL: tp.url, E2B_SANDBOX_URL: tp.url, E2B_API_KEY: tp.apiKey })
+    restoreEnv = pointSdkAt(tp)
   }, 60_000)
   afterAll(async () => {
-    process.env = savedEnv
+    restoreEnv()
     await tp?.close()
   })
 

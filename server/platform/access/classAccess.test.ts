@@ -8,6 +8,7 @@ import { type BrowserCallOptions, browserCall as callAsBrowser } from '../testin
 import { ideCall } from '../testing/ideCall'
 import { startTestPlatform, type TestPlatform } from '../testing/platformFixture'
 import { rawRequest } from '../testing/rawHttp'
+import { pointSdkAt } from '../testing/sdkEnv'
 
 const domain = 'class.test'
 
@@ -211,8 +212,7 @@ describe('a class over the network: join links and what a student may reach', ()
       const portValue = (portCookie as string).split(';')[0] as string
 
       // An app in ada's sandbox that answers with the cookies it was sent.
-      const saved = { ...process.env }
-      Object.assign(process.env, { E2B_API_URL: tp.url, E2B_SANDBOX_URL: tp.url, E2B_API_KEY: tp.apiKey })
+      const restoreEnv = pointSdkAt(tp)
       try {
         const sandbox = await Sandbox.connect(ada)
         await sandbox.files.write(
@@ -224,7 +224,7 @@ describe('a class over the network: join links and what a student may reach', ()
           'for i in $(seq 100); do curl -sf -o /dev/null http://127.0.0.1:8000/ && exit 0; sleep 0.05; done; exit 1',
         )
       } finally {
-        process.env = saved
+        restoreEnv()
       }
       const port = (from: string | undefined, cookie?: string, sandboxId = ada) =>
         rawRequest({

@@ -6,23 +6,24 @@ import { Sandbox } from 'e2b'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ideCall } from '../testing/ideCall'
 import { startTestPlatform, type TestPlatform } from '../testing/platformFixture'
+import { pointSdkAt } from '../testing/sdkEnv'
 
 describe('the IDE API seen from inside a sandbox', () => {
   let tp: TestPlatform
   let attacker: Sandbox
   let victimId: string
-  const savedEnv = { ...process.env }
+  let restoreEnv = () => {}
 
   beforeAll(async () => {
     tp = await startTestPlatform()
-    Object.assign(process.env, { E2B_API_URL: tp.url, E2B_SANDBOX_URL: tp.url, E2B_API_KEY: tp.apiKey })
+    restoreEnv = pointSdkAt(tp)
     const victim = await ideCall(tp.platform, 'POST', '/sandboxes', {})
     expect(victim.status).toBe(201)
     victimId = victim.json.sandboxId
     attacker = await Sandbox.create()
   }, 60_000)
   afterAll(async () => {
-    process.env = savedEnv
+    restoreEnv()
     await tp?.close()
   })
 

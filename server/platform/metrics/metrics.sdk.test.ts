@@ -4,6 +4,7 @@
 import { Sandbox, SandboxNotFoundError } from 'e2b'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestPlatform, type TestPlatform } from '../testing/platformFixture'
+import { pointSdkAt } from '../testing/sdkEnv'
 
 const sampleMs = 250
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -11,15 +12,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 describe('sandbox metrics', () => {
   let tp: TestPlatform
   let sandbox: Sandbox
-  const savedEnv = { ...process.env }
+  let restoreEnv = () => {}
 
   beforeAll(async () => {
     tp = await startTestPlatform({ metricsEveryMs: sampleMs })
-    Object.assign(process.env, { E2B_API_URL: tp.url, E2B_SANDBOX_URL: tp.url, E2B_API_KEY: tp.apiKey })
+    restoreEnv = pointSdkAt(tp)
     sandbox = await Sandbox.create()
   }, 60_000)
   afterAll(async () => {
-    process.env = savedEnv
+    restoreEnv()
     await tp?.close()
   })
 
