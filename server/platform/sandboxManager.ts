@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { homeImageName, type SandboxDisks } from './disk/sandboxDisks'
+import { imagePath, type SandboxDisks } from './disk/sandboxDisks'
 import { newSandboxId, newSecret } from './ids'
 import type { LaunchedSandbox, SandboxLauncher } from './launcher/sandboxLauncher'
 import type { SandboxLimits } from './launcher/sandboxLimits'
@@ -336,7 +336,7 @@ export class SandboxManager {
   /** The size of the sandbox's home file system, 0 when its home is a plain folder without a limit. */
   diskSizeMB(record: SandboxRecord): number {
     const { diskMB } = this.limitsOf(record)
-    const hasImage = existsSync(join(this.sandboxDir(record.sandboxID), homeImageName))
+    const hasImage = existsSync(imagePath(this.sandboxDir(record.sandboxID), this.homeDir(record.sandboxID)))
     return diskMB && this.options.disks.kind !== 'none' && hasImage ? diskMB : 0
   }
 

@@ -16,29 +16,30 @@ import { mountPoints, runTool, unmount } from '../mounts'
 const mib = 1024 * 1024
 
 /**
- * How sandboxes' homes get a size limit: each home is a file system of its own, an ext4 image
- * (a sparse file: it takes on the host only what is written) loop-mounted at the home. A write
- * past the limit fails inside that sandbox with ENOSPC (envd's 507), and every other sandbox and
- * the host keep their space. Loop mounts take root; elsewhere homes are plain folders, unbounded,
- * and `warning` says so.
+ * How sandboxes' homes (and, with root inside, their own system layers) get a size limit: each is
+ * a file system of its own, an ext4 image (a sparse file: it takes on the host only what is
+ * written) loop-mounted at the folder. A write past the limit fails inside that sandbox with
+ * ENOSPC (envd's 507), and every other sandbox and the host keep their space. Loop mounts take
+ * root; elsewhere homes are plain folders, unbounded, and `warning` says so.
  */
 export interface SandboxDisks {
   readonly kind: 'ext4-image' | 'none'
   readonly warning?: string
   /**
-   * Makes `homeDir` a file system of `sizeMB`, kept in an image in `sandboxDir`: made the first
-   * time (the home must be empty then), mounted again after a restart; nothing if it is mounted.
-   * A home that already holds files without an image stays a plain folder.
+   * Makes `dir` (a sandbox's home or system folder) a file system of `sizeMB`, kept in an image in
+   * `sandboxDir` (see `imagePath`): made the first time (the folder must be empty then), mounted
+   * again after a restart; nothing if it is mounted. A folder that already holds files without an
+   * image stays a plain folder.
    */
-  attach(sandboxDir: string, homeDir: string, sizeMB: number): Promise<void>
-  /** Unmounts the home (its files stay in the image). */
-  detach(homeDir: string): Promise<void>
-  /** Whether `homeDir` is a sandbox file system of its own now (its size then is its limit). */
-  attached(homeDir: string): boolean
+  attach(sandboxDir: string, dir: string, sizeMB: number): Promise<void>
+  /** Unmounts the folder (its files stay in the image). */
+  detach(dir: string): Promise<void>
+  /** Whether `dir` is a sandbox file system of its own now (its size then is its limit). */
+  attached(dir: string): boolean
 }
 
-/** Where a sandbox's home image lives in its folder. */
-export const homeImageName = 'home.ext4'
+/** Where the image of a sandbox's folder lives: `home.ext4` for its home, `system.ext4` for its system. */
+export const imagePath = (sandboxDir: string, dir: string) => join(sandboxDir, `${basename(dir)}.ext4`)
 
 const tool = (name: string) =>
   ['/usr/sbin', '/sbin', '/usr/bin', '/bin']
@@ -73,25 +74,24 @@ async function mountImage(image: string, at: string): Promise<void> {
 function imageDisks(mkfs: string): SandboxDisks {
   return {
     kind: 'ext4-image',
-    attached: (homeDir) => mountPoints().has(homeDir),
-    async attach(sandboxDir, homeDir, sizeMB) {
-      if (mountPoints().has(homeDir)) return
-      // home.ext4 for the home, system.ext4 for a sandbox's own system layer.
-      const image = join(sandboxDir, `${basename(homeDir)}.ext4`)
+    attached: (dir) => mountPoints().has(dir),
+    async attach(sandboxDir, dir, sizeMB) {
+      if (mountPoints().has(dir)) return
+      const image = imagePath(sandboxDir, dir)
       let fresh = false
       try {
         accessSync(image)
       } catch {
-        if (readdirSync(homeDir).length > 0) return
+        if (readdirSync(dir).length > 0) return
         await makeImage(mkfs, image, sizeMB)
         fresh = true
       }
-      await mountImage(image, homeDir)
+      await mountImage(image, dir)
       // ext4's own folder would show in the user's home; e2fsck makes it again if ever needed.
-      if (fresh) rmSync(join(homeDir, 'lost+found'), { recursive: true, force: true })
+      if (fresh) rmSync(join(dir, 'lost+found'), { recursive: true, force: true })
     },
-    async detach(homeDir) {
-      if (mountPoints().has(homeDir)) await unmount(homeDir)
+    async detach(dir) {
+      if (mountPoints().has(dir)) await unmount(dir)
     },
   }
 }
