@@ -218,7 +218,10 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
             await disks?.detach(systemDir)
           })
         }
-        ns = await openSandboxUserNamespace()
+        ns = await openSandboxUserNamespace().catch(async (err) => {
+          await ownSystem?.unmount()
+          throw err
+        })
       }
       const bwrap = bubblewrapArgs({
         homeDir: spec.homeDir,
