@@ -30,8 +30,8 @@ export interface CoalescerOptions {
  * gathered for up to 2 ms, or until the largest event a subscriber takes is full; a lone read,
  * such as a keystroke's echo, goes out at once. Order across stdout and stderr is kept.
  * A flood gathers for longer (up to 8 ms, half a frame): its events, each costing every hop
- * about the same, come half as often, and the runtime spends a third less CPU on it
- * (`npm run bench -- terminal`).
+ * about the same, come half as often, and the runtime spent a third less CPU on a 32 MiB flood
+ * (measured on the runtime alone; `npm run bench -- terminal` shows the flood against wetty).
  */
 export class OutputCoalescer {
   /** Output read in this turn of the event loop, not yet published. */
