@@ -1,6 +1,7 @@
 // One sandbox burns every CPU it may; do the other 29 still feel quick? Keystroke echo in a
 // terminal of each quiet sandbox, with and without the burner, in the same run (issue 24's goal:
 // p95 with the burner at most 1.5 times p95 without).
+import { setTimeout as sleep } from 'node:timers/promises'
 import {
   type SandboxAddress,
   startTerminal,
@@ -14,8 +15,6 @@ const sandboxes = 30
 const keysPerSandbox = 10
 /** Rounds of calm then noisy echoes. */
 const rounds = 3
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 async function address(tp: TestPlatform, id: string): Promise<SandboxAddress> {
   const route = tp.platform.manager.route(id)
