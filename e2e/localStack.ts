@@ -72,6 +72,8 @@ export class LocalStack {
     const child = spawn(
       process.execPath,
       [
+        // As `npm start` runs it.
+        '--single-threaded-gc',
         '--import',
         'tsx',
         'server/cli.ts',

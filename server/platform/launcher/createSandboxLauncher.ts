@@ -9,7 +9,7 @@ import { findHostSystemPaths } from './hostSystemPaths'
 import { launchRuntime, sandboxBlockFd, sandboxInfoFd } from './launchRuntime'
 import { probeBubblewrap } from './probeBubblewrap'
 import { ensureRuntimeBundle } from './runtimeBundle'
-import { runtimeFlags, runtimeStdin } from './runtimeInvocation'
+import { runtimeFlags, runtimeNodeFlags, runtimeStdin } from './runtimeInvocation'
 import { sandboxUser, writeSandboxEtcFiles } from './sandboxEtcFiles'
 import type { LaunchSpec, SandboxLauncher } from './sandboxLauncher'
 import { chooseLimits } from './sandboxLimits'
@@ -104,7 +104,7 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
     const me = userInfo().username
     const warning = `sandboxes are NOT isolated: ${probe.reason}; each runtime runs directly on this machine as '${me}' and can reach everything '${me}' can`
     log(`launcher: ${warning}`)
-    const node = [nodePath]
+    const node = [nodePath, ...runtimeNodeFlags]
     const runner = existsSync(setprivPath) ? [setprivPath, '--pdeathsig', 'KILL', '--', ...node] : node
     return {
       isolation: 'none',
@@ -249,6 +249,7 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
         '4',
         '--',
         bwrap.node,
+        ...runtimeNodeFlags,
         bwrap.runtime,
         ...runtimeFlags(sandboxUser.name, sandboxUser.home, {
           port: envdPort,
