@@ -142,3 +142,29 @@ test('a WebSocket app works inside the preview, through the router', async ({ pa
   await expect(frame.locator('#reply')).toHaveText('echo: ping over the socket')
   await wb.type('\u0003')
 })
+
+test('the Ports panel reads the sandbox’s socket tables by signed GETs: no CORS preflight, no token in the request', async ({
+  page,
+}) => {
+  const wb = new WorkbenchPage(page)
+  await wb.goto(stack.link())
+  await expect(page.getByRole('region', { name: 'Ports' })).toBeVisible()
+  // Chromium's own record of the page's requests, preflights included (Playwright leaves them out).
+  const cdp = await page.context().newCDPSession(page)
+  const reads: { method: string; url: string; headers: Record<string, string> }[] = []
+  cdp.on('Network.requestWillBeSent', ({ request }) => {
+    if (request.url.includes('/files?path=%2Fproc%2Fnet%2Ftcp')) reads.push(request)
+  })
+  await cdp.send('Network.enable')
+  // The panel looks twice a second.
+  await expect
+    .poll(() => reads.filter((r) => r.method === 'GET').length, { timeout: 10_000 })
+    .toBeGreaterThan(4)
+  expect(reads.filter((r) => r.method === 'OPTIONS')).toEqual([])
+  const { token } = await stack.defaultSandbox()
+  for (const { url, headers } of reads) {
+    expect(new URL(url).searchParams.get('signature')).toMatch(/^v1_/)
+    expect(url).not.toContain(token)
+    expect(Object.keys(headers).map((h) => h.toLowerCase())).not.toContain('x-access-token')
+  }
+})

@@ -1,5 +1,5 @@
 // The runtime's /files endpoint from the browser: the access token always travels in a header,
-// never in a URL; a link the browser opens carries a short-lived signature instead (saveLink).
+// never in a URL; a link the browser opens, and a read, carry a short-lived signature instead.
 import { downloadParam } from '../contract/runtimeExtensions'
 
 /** Where a runtime is and how to authenticate to it. */
@@ -41,23 +41,39 @@ async function failure(res: Response): Promise<FilesError> {
   }
 }
 
-/** Reads a file's bytes. */
+/** Runtimes whose signatures failed (a page's clock far from the sandbox's, an envd without them). */
+const signaturesRefused = new Set<string>()
+
+/**
+ * Reads a file's bytes. Where it can, by a signed URL: a GET with no header of its own needs no
+ * CORS preflight, and Chromium sends one before every no-store request (it skips its preflight
+ * cache for them), a whole round trip more to a distant sandbox, and twice the calls for the port
+ * watch's look every half second. A runtime that refuses the signature gets the header instead.
+ */
 export async function readFile(
   endpoint: RuntimeEndpoint,
   path: string,
   signal?: AbortSignal,
 ): Promise<Uint8Array> {
-  const res = await fetch(fileUrl(endpoint, path), {
-    headers: authHeaders(endpoint),
-    cache: 'no-store',
-    ...(signal ? { signal } : {}),
-  })
+  const init: RequestInit = { cache: 'no-store', ...(signal ? { signal } : {}) }
+  const signed = signaturesRefused.has(endpoint.runtimeUrl)
+    ? undefined
+    : await signedFileUrl(endpoint, path, readLinkSeconds)
+  let res = signed ? await fetch(signed, init) : undefined
+  if (!res || res.status === 401) {
+    const byHeader = await fetch(fileUrl(endpoint, path), { ...init, headers: authHeaders(endpoint) })
+    // The token is good where the signature made with it was not: this runtime will not take them.
+    if (res && byHeader.status !== 401) signaturesRefused.add(endpoint.runtimeUrl)
+    res = byHeader
+  }
   if (!res.ok) throw await failure(res)
   return new Uint8Array(await res.arrayBuffer())
 }
 
 /** How long a save link works: long enough for a browser to start the download, and no more. */
 export const saveLinkSeconds = 300
+/** How long a signed read works: it is fetched at once; the margin is for the two machines' clocks. */
+const readLinkSeconds = 120
 
 /** Unpadded standard base64, as envd's signatures are written. */
 function base64(bytes: ArrayBuffer): string {
@@ -67,26 +83,39 @@ function base64(bytes: ArrayBuffer): string {
 }
 
 /**
- * A link that saves `path` to disk when the browser opens it: a /files URL signed as envd signs
- * them (the SDK's `downloadUrl`: "v1_" and SHA-256 over `path:read:username:token:expiration`),
- * valid for `saveLinkSeconds`, with `download=1` so the runtime answers `attachment`. The browser
- * streams the file to disk; the page never holds it. Undefined where it cannot work: a runtime
- * that is not ours (envd answers `inline`, and a browser would show the file instead), or a page
- * without WebCrypto (plain http on a network address is not a secure context).
+ * A /files URL that reads `path` without the token: signed as envd signs them (the SDK's
+ * `downloadUrl`: "v1_" and SHA-256 over `path:read:username:token:expiration`), valid for
+ * `seconds`. Unsigned where the runtime has no token; undefined where the page cannot sign (plain
+ * http on a network address is not a secure context, so it has no WebCrypto).
  */
-export async function saveLink(endpoint: RuntimeEndpoint, path: string): Promise<string | undefined> {
-  if (!endpoint.extensions) return undefined
-  const query = new URLSearchParams({ path, [downloadParam]: '1' })
+async function signedFileUrl(
+  endpoint: RuntimeEndpoint,
+  path: string,
+  seconds: number,
+  extra: Record<string, string> = {},
+): Promise<string | undefined> {
+  const query = new URLSearchParams({ path, ...extra })
   if (endpoint.accessToken) {
     const subtle = globalThis.crypto?.subtle
     if (!subtle) return undefined
-    const expiration = Math.floor(Date.now() / 1000) + saveLinkSeconds
+    const expiration = Math.floor(Date.now() / 1000) + seconds
     const signed = `${path}:read::${endpoint.accessToken}:${expiration}`
     const digest = await subtle.digest('SHA-256', new TextEncoder().encode(signed))
     query.set('signature', `v1_${base64(digest)}`)
     query.set('signature_expiration', String(expiration))
   }
   return `${endpoint.runtimeUrl}/files?${query}`
+}
+
+/**
+ * A link that saves `path` to disk when the browser opens it: signed, valid for
+ * `saveLinkSeconds`, with `download=1` so the runtime answers `attachment`. The browser streams
+ * the file to disk; the page never holds it. Undefined where it cannot work: a runtime that is not
+ * ours (envd answers `inline`, and a browser would show the file instead), or a page that cannot sign.
+ */
+export async function saveLink(endpoint: RuntimeEndpoint, path: string): Promise<string | undefined> {
+  if (!endpoint.extensions) return undefined
+  return signedFileUrl(endpoint, path, saveLinkSeconds, { [downloadParam]: '1' })
 }
 
 /** Writes a whole file (creating its folders), as one request. */
