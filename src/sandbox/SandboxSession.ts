@@ -8,6 +8,7 @@ import type { SandboxUsage, SessionInfo } from '../contract/ideApiTypes'
 import { Filesystem } from '../gen/filesystem_pb'
 import { Process } from '../gen/process_pb'
 import { backoffDelay } from './backoff'
+import { SandboxActivity } from './sandboxActivity'
 import type { SandboxAddress } from './sandboxAddress'
 import { type SandboxFiles, sandboxFiles } from './sandboxFiles'
 import { type ListeningPort, listeningPorts, portUrl, sandboxLink } from './sandboxPorts'
@@ -56,6 +57,8 @@ export class SandboxSession {
   readonly files: SandboxFiles = sandboxFiles(this)
   /** The sandbox's processes, for features, likewise. */
   readonly processes: SandboxProcesses = sandboxProcesses(this)
+  /** When the page last saw the sandbox at work, for whoever polls it. */
+  readonly activity = new SandboxActivity()
 
   constructor(readonly address: SandboxAddress) {
     this.snapshot = {

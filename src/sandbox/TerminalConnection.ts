@@ -135,6 +135,7 @@ export class TerminalConnection {
   /** Keystrokes and pastes, in order. */
   write(data: Uint8Array): void {
     if (this.ended) return
+    this.session.activity.note()
     this.input.push(data)
   }
 
@@ -283,6 +284,7 @@ export class TerminalConnection {
       this.input.retry()
       void this.sendResize()
     } else if (e.case === 'data') {
+      this.session.activity.note()
       const bytes = e.value.output.value
       if (bytes) this.output(bytes)
     } else if (e.case === 'end') {

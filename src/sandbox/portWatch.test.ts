@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import { type PortChanges, PortWatch, portChanges } from './portWatch'
+import { SandboxActivity } from './sandboxActivity'
 
 const ports = (...numbers: number[]) => numbers.map((port) => ({ port, allAddresses: true, inode: port + 1 }))
 
@@ -84,5 +85,39 @@ describe('PortWatch', () => {
       { port: 3000, allAddresses: true, inode: 3001, owner: { pid: 3001, command: 'server 3000' } },
       { port: 5000, allAddresses: true, inode: 5001 },
     ])
+  })
+
+  it('looks seldom while the sandbox is quiet, soon after it wakes up, often while it is busy or a port is waited for', async () => {
+    vi.useFakeTimers({ now: 1_000_000 })
+    const lookedAt: number[] = []
+    const activity = new SandboxActivity()
+    const watch = new PortWatch(
+      async () => {
+        lookedAt.push(Date.now() - 1_000_000)
+        return ports()
+      },
+      () => true,
+      { everyMs: 500, quietEveryMs: 3000, activity },
+    )
+    const stop = watch.subscribe(() => {})
+    // Quiet: the first look at once, then every 3 s.
+    await vi.advanceTimersByTimeAsync(7000)
+    expect(lookedAt).toEqual([0, 3000, 6000])
+    // A keystroke at 7 s: the look due at 9 s comes at 7.5 s, and they keep the busy pace.
+    activity.note()
+    await vi.advanceTimersByTimeAsync(2000)
+    expect(lookedAt.slice(3)).toEqual([7500, 8000, 8500, 9000])
+    // Busy for 15 s after the last activity, then quiet again.
+    await vi.advanceTimersByTimeAsync(20_000)
+    expect(lookedAt.slice(lookedAt.indexOf(22_000))).toEqual([22_000, 25_000, 28_000])
+    // A preview waiting on a closed port (from 29 s) keeps the busy pace with no activity, until it stops.
+    const stopWaiting = watch.waitForPort()
+    await vi.advanceTimersByTimeAsync(2000)
+    expect(lookedAt.slice(-4)).toEqual([29_500, 30_000, 30_500, 31_000])
+    stopWaiting()
+    await vi.advanceTimersByTimeAsync(5000)
+    expect(lookedAt.slice(-2)).toEqual([31_500, 34_500])
+    stop()
+    vi.useRealTimers()
   })
 })

@@ -3,10 +3,23 @@ import type { PortOwner } from './portOwners'
 import type { ListeningPort } from './sandboxPorts'
 
 /**
- * How often the tables are read while followed: two reads of a few KiB, so that a port shows
- * well within a second of opening (`npm run bench -- ports`).
+ * How often the tables are read while the sandbox is busy: two reads of a few KiB, so that a port
+ * shows well within a second of opening (`npm run bench -- ports`)...
  */
 const lookEveryMs = 500
+/**
+ * ...and while it is quiet. Each look costs the runtime two reads of /proc/net, which walk the
+ * kernel's socket tables, plus their calls: about 1% of a CPU per open page at the busy pace.
+ */
+const quietLookEveryMs = 3000
+/** How long after a keystroke or a terminal's output the sandbox counts as busy. */
+const busyForMs = 15_000
+
+/** What the watch learns of the sandbox at work (SandboxActivity). */
+export interface ActivitySignal {
+  readonly last: number
+  subscribe(listener: () => void): () => void
+}
 
 /** Finds the processes behind listening sockets, by inode. */
 export type FindOwners = (inodes: number[]) => Promise<Map<number, PortOwner>>
@@ -28,9 +41,10 @@ export function portChanges(previous: readonly ListeningPort[], next: readonly L
 }
 
 /**
- * The sandbox's listening ports, looked at twice a second while anyone follows them, the sandbox
- * runs and the page is visible: one look serves the ports panel, the preview and the embed's
- * events. Each new socket's process is asked for once (a command in the sandbox), not at every
+ * The sandbox's listening ports, looked at while anyone follows them, the sandbox runs and the
+ * page is visible: twice a second while the sandbox is busy or a follower waits on a port, every
+ * few seconds while it is quiet, and soon after it wakes up. One look serves the ports panel, the
+ * preview and the embed's events. Each new socket's process is asked for once (a command in the sandbox), not at every
  * look; one that cannot be found stays without. A failed look changes nothing. Undefined until
  * the first look.
  */
@@ -43,34 +57,102 @@ export class PortWatch {
   private looking = false
   /** Owners by socket inode, null where the sandbox could not tell; only current sockets kept. */
   private owners = new Map<number, PortOwner | null>()
+  /** When the next look is due (epoch ms), while one is scheduled. */
+  private nextAt = 0
+  /** Followers waiting on a port (a preview of a closed one): they keep the busy pace. */
+  private waiting = 0
+  private stopHearing: (() => void) | undefined
   private readonly everyMs: number
+  private readonly quietEveryMs: number
+  private readonly activity: ActivitySignal | undefined
   private readonly findOwners: FindOwners | undefined
+  private readonly now: () => number
 
   constructor(
     private readonly list: () => Promise<ListeningPort[]>,
     private readonly running: () => boolean,
-    { everyMs = lookEveryMs, findOwners }: { everyMs?: number; findOwners?: FindOwners } = {},
+    {
+      everyMs = lookEveryMs,
+      quietEveryMs = quietLookEveryMs,
+      activity,
+      findOwners,
+      now = Date.now,
+    }: {
+      everyMs?: number
+      quietEveryMs?: number
+      /** Without it, every look is at the busy pace. */
+      activity?: ActivitySignal
+      findOwners?: FindOwners
+      now?: () => number
+    } = {},
   ) {
     this.everyMs = everyMs
+    this.quietEveryMs = quietEveryMs
+    this.activity = activity
     this.findOwners = findOwners
+    this.now = now
   }
 
   getSnapshot = (): ListeningPort[] | undefined => this.ports
 
   subscribe = (listener: () => void): (() => void) => {
     const remove = this.subscribers.add(listener)
-    if (++this.following === 1 && !this.looking) void this.look()
+    if (++this.following === 1) {
+      const hurry = () => this.hurry()
+      const onVisible = () => {
+        if (document.visibilityState === 'visible') hurry()
+      }
+      const stopActivity = this.activity?.subscribe(hurry)
+      if (typeof document !== 'undefined') document.addEventListener('visibilitychange', onVisible)
+      this.stopHearing = () => {
+        stopActivity?.()
+        if (typeof document !== 'undefined') document.removeEventListener('visibilitychange', onVisible)
+      }
+      if (!this.looking) void this.look()
+    }
     let removed = false
     return () => {
       if (removed) return
       removed = true
       remove()
-      if (--this.following === 0) clearTimeout(this.timer)
+      if (--this.following === 0) {
+        clearTimeout(this.timer)
+        this.timer = undefined
+        this.stopHearing?.()
+      }
     }
+  }
+
+  /** A follower waits for a port to open: looks keep the busy pace until the returned function is called. */
+  waitForPort(): () => void {
+    this.waiting++
+    this.hurry()
+    let done = false
+    return () => {
+      if (!done) this.waiting--
+      done = true
+    }
+  }
+
+  /** The sandbox woke up (or a follower began to wait): a look due later than the busy pace comes sooner. */
+  private hurry(): void {
+    if (this.timer === undefined || this.nextAt - this.now() <= this.everyMs) return
+    this.schedule(this.everyMs)
+  }
+
+  private schedule(ms: number): void {
+    clearTimeout(this.timer)
+    this.nextAt = this.now() + ms
+    this.timer = setTimeout(() => void this.look(), ms)
+  }
+
+  private busy(): boolean {
+    return this.waiting > 0 || !this.activity || this.now() - this.activity.last < busyForMs
   }
 
   private async look(): Promise<void> {
     clearTimeout(this.timer)
+    this.timer = undefined
     this.looking = true
     const visible = typeof document === 'undefined' || document.visibilityState === 'visible'
     if (this.running() && visible) {
@@ -82,7 +164,7 @@ export class PortWatch {
       } catch {}
     }
     this.looking = false
-    if (this.following > 0) this.timer = setTimeout(() => void this.look(), this.everyMs)
+    if (this.following > 0) this.schedule(this.busy() ? this.everyMs : this.quietEveryMs)
   }
 
   /** Publishes `ports` with the owners known so far, when anything changed. */

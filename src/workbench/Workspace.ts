@@ -54,7 +54,7 @@ export class Workspace {
     this.ports = new PortWatch(
       () => session.ports(),
       () => session.getSnapshot().state.kind === 'running',
-      { findOwners: (inodes) => findPortOwners(session.processes, inodes) },
+      { activity: session.activity, findOwners: (inodes) => findPortOwners(session.processes, inodes) },
     )
     const openLink = terminalLinkOpener(session, this.preview, useTerminalSettings)
     this.terminals = new TerminalManager(session, {

@@ -29,6 +29,8 @@ export function PreviewPane({
   const [path, setPath] = useState(target?.path ?? '/')
   const wasOpen = useRef(open)
   useEffect(() => setPath(target?.path ?? '/'), [target?.path])
+  // While the port is closed, it is looked for often: the page shows as soon as it opens.
+  useEffect(() => (open === false ? watch.waitForPort() : undefined), [open, watch])
   // The server came back (restarted after an edit): show its page again.
   useEffect(() => {
     if (open && wasOpen.current === false) model.reload()
