@@ -13,6 +13,7 @@ import type { TestPlatform } from '../../server/platform/testing/platformFixture
 import { startDelayingProxy } from '../../server/testing/delayingProxy'
 import { type BareChromium, type BarePage, launchBareChromium } from '../bareChromium'
 import { type Figure, median, percentile } from '../table'
+import { idleCost } from './idleCost'
 
 const wettyBin = join(import.meta.dirname, '..', '..', '.bench-peers', 'node_modules', '.bin', 'wetty')
 const keysPerRound = 200
@@ -21,7 +22,7 @@ const slowLinkOneWayMs = 40
 const slowLinkKeys = 60
 const rounds = 2
 /** Floods are short and noisy: a few in each round. */
-const floodsPerRound = 2
+const floodsPerRound = 3
 const floodBytes = 32 * 1024 * 1024
 /** The flood's command; its end marker (`peer-end-42-{n}`) is made by the shell, so the command line never shows it. */
 const floodCommand = (n: number) =>
@@ -284,6 +285,8 @@ export async function againstWetty(stack: TestPlatform, sandboxId: string): Prom
       },
       { name: '  same (wetty 3.2.0)', median: median(rates.wetty), unit: 'MB/s', runs: rates.wetty.length },
       ...(await overSlowLink(browser, stack, sandboxId, wetty.url, phone)),
+      // Both pages still open, nobody typing.
+      ...(await idleCost()),
     ]
   } finally {
     await browser.close()
