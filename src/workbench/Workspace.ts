@@ -8,7 +8,6 @@ import { TerminalManager } from '../features/terminal/TerminalManager'
 import { TerminalMemory } from '../features/terminal/terminalMemory'
 import { useTerminalSettings } from '../features/terminal/terminalSettings'
 import { FileWatch } from '../sandbox/fileWatch'
-import { findPortOwners } from '../sandbox/portOwners'
 import { PortWatch } from '../sandbox/portWatch'
 import type { SandboxSession } from '../sandbox/SandboxSession'
 import { addressKey } from '../sandbox/sandboxAddress'
@@ -54,7 +53,12 @@ export class Workspace {
     this.ports = new PortWatch(
       () => session.ports(),
       () => session.getSnapshot().state.kind === 'running',
-      { activity: session.activity, findOwners: (inodes) => findPortOwners(session.processes, inodes) },
+      {
+        activity: session.activity,
+        // Asked only when a new socket shows: no page needs it before it renders.
+        findOwners: async (inodes) =>
+          (await import('../sandbox/portOwners')).findPortOwners(session.processes, inodes),
+      },
     )
     const openLink = terminalLinkOpener(session, this.preview, useTerminalSettings)
     this.terminals = new TerminalManager(session, {

@@ -1,9 +1,12 @@
-import { useEffect, useRef } from 'react'
+import { Suspense, useEffect, useRef } from 'react'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import type { TerminalStatus } from '../../sandbox/TerminalConnection'
+import { lazyNamed } from '../../ui/lazyNamed'
 import { useExternalStore } from '../../ui/useExternalStore'
 import type { TerminalInstance } from './TerminalInstance'
-import { TerminalSearch } from './TerminalSearch'
+
+/** Find in the terminal comes with its first use: no page needs it before it renders. */
+const TerminalSearch = lazyNamed(() => import('./TerminalSearch'), 'TerminalSearch')
 
 function statusText(status: TerminalStatus): string | undefined {
   switch (status.kind) {
@@ -38,12 +41,14 @@ export function TerminalPane({ instance, session }: { instance: TerminalInstance
     <section className="terminal" aria-label={instance.record.title} title={title}>
       <div className="terminal-host" ref={host} />
       {find && (
-        <TerminalSearch
-          loadSearch={instance.addons.search}
-          focusRequest={find.request}
-          initial={find.initial}
-          onClose={() => instance.closeFind()}
-        />
+        <Suspense fallback={null}>
+          <TerminalSearch
+            loadSearch={instance.addons.search}
+            focusRequest={find.request}
+            initial={find.initial}
+            onClose={() => instance.closeFind()}
+          />
+        </Suspense>
       )}
       {away && (
         <div className="terminal-overlay" role="status">
