@@ -7,7 +7,7 @@ import { createConnectTransport } from '@connectrpc/connect-node'
 import { envelope } from '../server/runtime/testing/wire'
 import { Process } from '../src/gen/process_pb'
 import { startBenchRuntime } from './runtimeProcess'
-import { type Figure, median, sample } from './table'
+import { type Figure, median, percentile, sample } from './table'
 
 const mib = 1024 * 1024
 
@@ -39,6 +39,17 @@ export async function runtimeFigures(): Promise<Figure[]> {
       unit: 'MiB RSS',
       runs: 1,
       note: `${((after - before) / 50 / 1024).toFixed(0)} KiB per PTY over ${(before / mib).toFixed(0)} MiB idle`,
+    })
+    // Idle shells should cost nothing: nobody types, nothing prints.
+    const idleMs = 10_000
+    const cpuBefore = rt.cpuMs()
+    await new Promise((r) => setTimeout(r, idleMs))
+    figures.push({
+      name: 'Runtime CPU with 50 idle PTYs',
+      median: ((rt.cpuMs() - cpuBefore) / idleMs) * 100,
+      unit: '% CPU',
+      runs: 1,
+      note: `over ${idleMs / 1000} s; a terminal's exit is seen by SIGCHLD, not by polling`,
     })
     controller.abort()
 
@@ -72,6 +83,30 @@ export async function runtimeFigures(): Promise<Figure[]> {
       const t = performance.now()
       spawnSync('echo', ['hi'])
       return performance.now() - t
+    })
+    // A PTY command's start to its end event: its exit seen, its output drained.
+    const toEnd = await sample(20, async () => {
+      const t = performance.now()
+      const res = await fetch(`${rt.url}/process.Process/Start`, {
+        method: 'POST',
+        headers: { ...rt.headers, 'Content-Type': 'application/connect+json' },
+        body: envelope(JSON.stringify({ process: { cmd: 'true' }, pty: { size: { cols: 80, rows: 24 } } })),
+      })
+      const text = await res.text()
+      if (!text.includes('"end"')) throw new Error(`no end event: ${text.slice(0, 200)}`)
+      return performance.now() - t
+    })
+    const trueDirect = await sample(20, () => {
+      const t = performance.now()
+      spawnSync('true')
+      return performance.now() - t
+    })
+    figures.push({
+      name: 'PTY command start to its end event (true)',
+      median: median(toEnd),
+      unit: 'ms',
+      runs: toEnd.length,
+      note: `p95 ${percentile(toEnd, 95).toFixed(1)} ms; spawnSync('true') here: ${median(trueDirect).toFixed(1)} ms`,
     })
     figures.push({
       name: 'Start to first output byte (echo)',

@@ -11,6 +11,8 @@ export interface BenchRuntime {
   headers: Record<string, string>
   /** Resident memory of the runtime process, in bytes. */
   rss(): number
+  /** CPU time the runtime process has used so far (user and system), in ms. */
+  cpuMs(): number
   stop(): Promise<void>
 }
 
@@ -38,6 +40,12 @@ export async function startBenchRuntime(): Promise<BenchRuntime> {
     home,
     pid,
     headers: { 'X-Access-Token': token },
+    cpuMs: () => {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      // utime and stime, in the kernel's clock ticks (100 a second on Linux's usual builds).
+      return (Number(fields[11]) + Number(fields[12])) * 10
+    },
     rss: () =>
       Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/)?.[1] ?? 0) * 1024,
     stop: async () => {

@@ -1,10 +1,55 @@
 import { randomBytes } from 'node:crypto'
-import { closeSync, constants, openSync, writeSync } from 'node:fs'
+import { closeSync, constants, openSync, readFileSync, writeSync } from 'node:fs'
 import type { IPty } from 'node-pty'
 import { errnoCode } from '../errors'
 
-/** How often the drain checks whether the terminal's process has exited. */
-const exitPollMs = 25
+/**
+ * The drains look for their child's exit when any child of the runtime exits (SIGCHLD), and this
+ * often besides, in case a signal was missed: a terminal open for hours costs no wake-ups in between
+ * (polling every 25 ms cost 40 a second for each).
+ */
+const exitPollMs = 1000
+/** A full terminal refuses the marker for now: the drain tries again this soon. */
+const markerRetryMs = 25
+
+/** Drains whose child has not exited yet; one SIGCHLD listener and one timer serve them all. */
+const waiting = new Set<() => void>()
+const checkAllDrains = () => {
+  for (const check of waiting) check()
+}
+let fallbackTimer: NodeJS.Timeout | undefined
+
+function startWaiting(check: () => void): void {
+  if (waiting.size === 0) {
+    process.on('SIGCHLD', checkAllDrains)
+    fallbackTimer = setInterval(checkAllDrains, exitPollMs).unref()
+  }
+  waiting.add(check)
+}
+
+function stopWaiting(check: () => void): void {
+  if (!waiting.delete(check) || waiting.size > 0) return
+  process.off('SIGCHLD', checkAllDrains)
+  clearInterval(fallbackTimer)
+}
+
+/** The process has exited: gone, or a zombie not reaped yet (node-pty reaps it on a thread of its own). */
+function hasExited(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z'
+  } catch (err) {
+    if (errnoCode(err) === 'ENOENT') return true
+  }
+  // No /proc to read: a signal 0 tells whether it is still there (a zombie counts as there).
+  try {
+    process.kill(pid, 0)
+    return false
+  } catch {
+    return true
+  }
+}
+
 /** How long after the exit the drain waits for its marker before giving up (output stopped by XOFF). */
 const giveUpAfterMs = 2000
 
@@ -30,7 +75,7 @@ export class PtyDrain {
   private exited = false
   private done = false
   private held = Buffer.alloc(0)
-  private readonly watch: NodeJS.Timeout
+  private readonly check = () => this.checkExit()
   private giveUp: NodeJS.Timeout | undefined
   private destroyDeferred: (() => void) | undefined
 
@@ -55,7 +100,7 @@ export class PtyDrain {
         return socket
       }
     }
-    this.watch = setInterval(() => this.checkExit(), exitPollMs)
+    startWaiting(this.check)
   }
 
   /** Passes output on, holding back only what could be the start of the marker once draining. */
@@ -75,19 +120,15 @@ export class PtyDrain {
 
   /** Stops watching; for a terminal that ended (node-pty's exit) or is being disposed. */
   dispose(): void {
-    clearInterval(this.watch)
+    stopWaiting(this.check)
     clearTimeout(this.giveUp)
     this.releaseSlave()
   }
 
   private checkExit(): void {
-    if (this.exited) return
-    try {
-      process.kill(this.term.pid, 0)
-      return
-    } catch {}
+    if (this.exited || !hasExited(this.term.pid)) return
     this.exited = true
-    clearInterval(this.watch)
+    stopWaiting(this.check)
     this.onChildExit()
     if (this.slave === undefined) {
       this.finish()
@@ -103,7 +144,7 @@ export class PtyDrain {
       writeSync(this.slave, this.marker)
     } catch (err) {
       // A full terminal: try again once the master has read some of it.
-      if (errnoCode(err) === 'EAGAIN') setTimeout(() => this.writeMarker(), exitPollMs)
+      if (errnoCode(err) === 'EAGAIN') setTimeout(() => this.writeMarker(), markerRetryMs)
       else this.finish()
     }
   }
