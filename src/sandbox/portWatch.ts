@@ -9,7 +9,7 @@ import type { ListeningPort } from './sandboxPorts'
 const lookEveryMs = 500
 /**
  * ...and while it is quiet. Each look costs the runtime two reads of /proc/net, which walk the
- * kernel's socket tables, plus their calls: about 1% of a CPU per open page at the busy pace.
+ * kernel's socket tables, plus their calls: at the busy pace, most of what an idle open page cost.
  */
 const quietLookEveryMs = 3000
 /** How long after a keystroke or a terminal's output the sandbox counts as busy. */
