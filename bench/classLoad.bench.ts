@@ -3,7 +3,6 @@
 // browsers' calls go, for some minutes, while the teacher runs the check for everyone twice.
 // The stack runs as `npm start` does, in a process of its own, so its CPU and memory are its own;
 // the students' clients run in this process (on a real class they run on thirty laptops).
-import { readFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { LocalStack } from '../e2e/localStack'
 import { numberedStudents, startClass } from '../server/class/classroom'
@@ -15,19 +14,13 @@ import {
   watchFolder,
 } from '../server/platform/launcher/testing/sandboxCalls'
 import { treeUse } from './platform.bench'
+import { cpuSecondsOf } from './processCpu'
 import { type Figure, median, percentile } from './table'
 
 const keyEveryMs = 200
 /** A key not echoed by then counts as lost. */
 const lostAfterMs = 10_000
 const letters = 'abcdefghijklmnopqrstuvwxyz'
-
-/** CPU time (s) of one process alone, from /proc. */
-function ownCpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  return (Number(fields[11]) + Number(fields[12])) / 100
-}
 
 /** A key's echo time, and when it was typed. */
 interface Echo {
@@ -106,7 +99,7 @@ export async function classAtWork(
 
     const pid = stack.pid as number
     const before = treeUse(pid)
-    const platformBefore = ownCpuSeconds(pid)
+    const platformBefore = cpuSecondsOf(pid)
     const clientsBefore = process.cpuUsage()
     const startedAt = performance.now()
     const until = startedAt + minutes * 60_000
@@ -132,7 +125,7 @@ export async function classAtWork(
     const wall = (performance.now() - startedAt) / 1000
     const used = treeUse(pid)
     const cores = (used.cpuSeconds - before.cpuSeconds) / wall
-    const platformCores = (ownCpuSeconds(pid) - platformBefore) / wall
+    const platformCores = (cpuSecondsOf(pid) - platformBefore) / wall
     const clients = process.cpuUsage(clientsBefore)
     const clientCores = (clients.user + clients.system) / 1e6 / wall
     const who = `${students} students, ${minutes} min`

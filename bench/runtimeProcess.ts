@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { cpuSecondsOf } from './processCpu'
 
 /** A runtime running in a process of its own, as the platform runs it, for benchmarks. */
 export interface BenchRuntime {
@@ -40,12 +41,7 @@ export async function startBenchRuntime(): Promise<BenchRuntime> {
     home,
     pid,
     headers: { 'X-Access-Token': token },
-    cpuMs: () => {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      // utime and stime, in the kernel's clock ticks (100 a second on Linux's usual builds).
-      return (Number(fields[11]) + Number(fields[12])) * 10
-    },
+    cpuMs: () => cpuSecondsOf(pid) * 1000,
     rss: () =>
       Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/)?.[1] ?? 0) * 1024,
     stop: async () => {

@@ -1,11 +1,9 @@
 // What an open IDE page costs the machine while nobody types: its sandbox's runtime and the
 // platform answer the page's polls (ports, processes, session), measured from /proc over quiet
 // windows, with wetty's server beside it (its page polls nothing).
-import { readdirSync, readFileSync } from 'node:fs'
+import { cpuSecondsMatching } from '../processCpu'
 import { type Figure, median } from '../table'
 
-/** The kernel's clock ticks per second, in which /proc gives CPU time (100 on Linux's usual builds). */
-const ticksPerSecond = 100
 /** A sandbox counts as quiet this long after its last keystroke or output (src/sandbox/portWatch.ts). */
 const quietAfterMs = 16_000
 const windowMs = 10_000
@@ -14,23 +12,9 @@ const windows = 3
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** CPU time (ms) used so far by the processes whose command line matches `pattern`. */
-function cpuMsOf(pattern: RegExp): number {
-  let ticks = 0
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue
-    try {
-      if (!pattern.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) continue
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      ticks += Number(fields[11]) + Number(fields[12])
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return (ticks * 1000) / ticksPerSecond
-}
+const cpuMsOf = (pattern: RegExp) => cpuSecondsMatching(pattern) * 1000
 
-/** The platform runs in this process; its share of one CPU over `ms`. */
+/** CPU time (ms) this process, where the platform runs, has used so far. */
 const ownCpuMs = () => {
   const { user, system } = process.cpuUsage()
   return (user + system) / 1000
