@@ -5,6 +5,7 @@ import { request } from 'node:https'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { nodeFlags } from '../server/nodeFlags'
 
 const projectRoot = join(import.meta.dirname, '..')
 
@@ -73,7 +74,7 @@ export class LocalStack {
       process.execPath,
       [
         // As `npm start` runs it.
-        '--single-threaded-gc',
+        ...nodeFlags,
         '--import',
         'tsx',
         'server/cli.ts',

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Sandbox, SandboxNotFoundError, TimeoutError } from 'e2b'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { nodeFlags } from '../nodeFlags'
 import { pointSdkAt } from './testing/sdkEnv'
 
 const projectRoot = join(import.meta.dirname, '..', '..')
@@ -29,7 +30,17 @@ describe('e2b SDK against the platform that npm start runs', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'npm-start-'))
     cli = spawn(
       process.execPath,
-      ['--import', 'tsx', 'server/cli.ts', '--port', '0', '--data', dataDir, '--no-default-sandbox'],
+      [
+        ...nodeFlags,
+        '--import',
+        'tsx',
+        'server/cli.ts',
+        '--port',
+        '0',
+        '--data',
+        dataDir,
+        '--no-default-sandbox',
+      ],
       {
         cwd: projectRoot,
         env: { ...process.env, SANDBOX_API_KEY: apiKey },

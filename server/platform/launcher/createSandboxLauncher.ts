@@ -2,6 +2,7 @@ import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, realpathSync,
 import { tmpdir, userInfo } from 'node:os'
 import { dirname, join } from 'node:path'
 import { envdPort } from '../../../src/contract/runtimeExtensions'
+import { nodeFlags } from '../../nodeFlags'
 import type { SandboxDisks } from '../disk/sandboxDisks'
 import { bubblewrapArgs, sandboxOomEvents, sandboxSocketDir, sandboxSudoSocket } from './bubblewrapArgs'
 import { chooseFreezer, type FreezerPreference } from './chooseFreezer'
@@ -9,7 +10,7 @@ import { findHostSystemPaths } from './hostSystemPaths'
 import { launchRuntime, sandboxBlockFd, sandboxInfoFd } from './launchRuntime'
 import { probeBubblewrap } from './probeBubblewrap'
 import { ensureRuntimeBundle } from './runtimeBundle'
-import { runtimeFlags, runtimeNodeFlags, runtimeStdin } from './runtimeInvocation'
+import { runtimeFlags, runtimeStdin } from './runtimeInvocation'
 import { sandboxUser, writeSandboxEtcFiles } from './sandboxEtcFiles'
 import type { LaunchSpec, SandboxLauncher } from './sandboxLauncher'
 import { chooseLimits } from './sandboxLimits'
@@ -104,7 +105,7 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
     const me = userInfo().username
     const warning = `sandboxes are NOT isolated: ${probe.reason}; each runtime runs directly on this machine as '${me}' and can reach everything '${me}' can`
     log(`launcher: ${warning}`)
-    const node = [nodePath, ...runtimeNodeFlags]
+    const node = [nodePath, ...nodeFlags]
     const runner = existsSync(setprivPath) ? [setprivPath, '--pdeathsig', 'KILL', '--', ...node] : node
     return {
       isolation: 'none',
@@ -249,7 +250,7 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
         '4',
         '--',
         bwrap.node,
-        ...runtimeNodeFlags,
+        ...nodeFlags,
         bwrap.runtime,
         ...runtimeFlags(sandboxUser.name, sandboxUser.home, {
           port: envdPort,

@@ -7,14 +7,6 @@ export const runtimeEnvironment = {
 }
 
 /**
- * Node's own flags for a runtime. One GC thread: by default V8 spreads each collection over four
- * helper threads, and a flood's garbage (every read of the terminal is a buffer) kept them busy
- * on a sandbox of one or two CPUs. In a 32 MiB flood the runtime used 0.45-0.52 s of CPU with one,
- * 0.68-0.91 s with the helpers, and its main thread was no busier (per thread, from /proc).
- */
-export const runtimeNodeFlags = ['--single-threaded-gc']
-
-/**
  * Runtime flags for one sandbox; the token and env vars come on stdin, never in argv. Without
  * a network of its own, a runtime takes any free port; with one, envd's own port and a socket.
  */
