@@ -44,9 +44,9 @@ export function portChanges(previous: readonly ListeningPort[], next: readonly L
  * The sandbox's listening ports, looked at while anyone follows them, the sandbox runs and the
  * page is visible: twice a second while the sandbox is busy or a follower waits on a port, every
  * few seconds while it is quiet, and soon after it wakes up. One look serves the ports panel, the
- * preview and the embed's events. Each new socket's process is asked for once (a command in the sandbox), not at every
- * look; one that cannot be found stays without. A failed look changes nothing. Undefined until
- * the first look.
+ * preview and the embed's events. Each new socket's process is asked for once (a command in the
+ * sandbox), not at every look; one that cannot be found stays without. A failed look changes
+ * nothing. Undefined until the first look.
  */
 export class PortWatch {
   private ports: ListeningPort[] | undefined
@@ -98,16 +98,7 @@ export class PortWatch {
   subscribe = (listener: () => void): (() => void) => {
     const remove = this.subscribers.add(listener)
     if (++this.following === 1) {
-      const hurry = () => this.hurry()
-      const onVisible = () => {
-        if (document.visibilityState === 'visible') hurry()
-      }
-      const stopActivity = this.activity?.subscribe(hurry)
-      if (typeof document !== 'undefined') document.addEventListener('visibilitychange', onVisible)
-      this.stopHearing = () => {
-        stopActivity?.()
-        if (typeof document !== 'undefined') document.removeEventListener('visibilitychange', onVisible)
-      }
+      this.stopHearing = this.hearWakeUps()
       if (!this.looking) void this.look()
     }
     let removed = false
@@ -120,6 +111,20 @@ export class PortWatch {
         this.timer = undefined
         this.stopHearing?.()
       }
+    }
+  }
+
+  /** Hurries the next look when the sandbox wakes up or the page comes into view; returns what stops it. */
+  private hearWakeUps(): () => void {
+    const stopActivity = this.activity?.subscribe(() => this.hurry())
+    if (typeof document === 'undefined') return () => stopActivity?.()
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') this.hurry()
+    }
+    document.addEventListener('visibilitychange', onVisible)
+    return () => {
+      stopActivity?.()
+      document.removeEventListener('visibilitychange', onVisible)
     }
   }
 

@@ -37,7 +37,8 @@ function stopWaiting(check: () => void): void {
 function hasExited(pid: number): boolean {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z'
+    // The state follows the command's name, which sits in parentheses and may hold either.
+    return stat[stat.lastIndexOf(')') + 2] === 'Z'
   } catch (err) {
     if (errnoCode(err) === 'ENOENT') return true
   }
