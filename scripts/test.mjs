@@ -16,9 +16,9 @@ mkdirSync(results, { recursive: true })
 
 const bin = (name) => join(root, 'node_modules', '.bin', name)
 
-function run(cmd, args) {
+function run(cmd, args, env = {}) {
   const started = Date.now()
-  const { status } = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' })
+  const { status } = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } })
   return { ok: status === 0, seconds: (Date.now() - started) / 1000 }
 }
 
@@ -36,7 +36,7 @@ function counts(report, pick) {
 }
 
 /** Each failed test's name and the first lines of why (stack frames left out): the end of a CI log then says what broke. */
-function failures(unitReport, e2eReport) {
+function failures(unitReport, e2eReport, hookErrors = []) {
   const plain = (text) =>
     stripVTControlCharacters(String(text ?? ''))
       .split('\n')
@@ -46,12 +46,15 @@ function failures(unitReport, e2eReport) {
       .join('\n')
   const lines = []
   for (const file of unitReport?.testResults ?? []) {
+    const name = file.name.replace(`${root}/`, '')
     const failed = file.assertionResults.filter((a) => a.status === 'failed')
-    for (const a of failed)
-      lines.push(`✗ ${file.name.replace(`${root}/`, '')} › ${a.fullName}\n${plain(a.failureMessages[0])}`)
-    if (!failed.length && file.status === 'failed')
-      lines.push(`✗ ${file.name.replace(`${root}/`, '')}\n${plain(file.message)}`)
+    for (const a of failed) lines.push(`✗ ${name} › ${a.fullName}\n${plain(a.failureMessages[0])}`)
+    const hooksSayWhy = hookErrors.some(({ where }) => where.startsWith(name))
+    if (!failed.length && file.status === 'failed' && !hooksSayWhy)
+      lines.push(`✗ ${name}\n${plain(file.message)}`)
   }
+  // Hooks and errors outside tests, which the JSON report names no reason for (failureReporter.mjs).
+  for (const { where, message } of hookErrors) lines.push(`✗ ${where}\n${plain(message)}`)
   const walk = (suite) => {
     for (const spec of suite.specs ?? [])
       if (!spec.ok) {
@@ -82,12 +85,22 @@ check('lint and format (biome)', bin('biome'), ['check', '.'])
 const build = run(bin('vite'), ['build', '--logLevel', 'warn'])
 rows.push({ name: 'build (vite)', ...build })
 
-const unit = run(bin('vitest'), [
-  'run',
-  '--reporter=default',
-  '--reporter=json',
-  '--outputFile.json=test-results/unit.json',
-])
+/** Vitest's reporters: its default, its JSON report, and ours for failures that report leaves without a reason. */
+const vitestRun = (name, config = []) =>
+  run(
+    bin('vitest'),
+    [
+      'run',
+      ...config,
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=test-results/${name}.json`,
+      '--reporter=./scripts/failureReporter.mjs',
+    ],
+    { FAILURE_REPORT: join(results, `${name}-errors.json`) },
+  )
+
+const unit = vitestRun('unit')
 const unitReport = readJson('unit.json')
 const unitCounts = counts(unitReport, vitestCounts)
 rows.push({ name: 'unit and protocol tests (vitest)', ...unit, ...unitCounts })
@@ -103,20 +116,16 @@ rows.push({ name: 'browser tests (playwright)', ...e2e, ...e2eCounts })
 
 // The same stack in the engines Playwright cannot drive: Firefox ESR and WebKitGTK.
 const engines = build.ok
-  ? run(bin('vitest'), [
-      'run',
-      '--config',
-      'vitest.engines.config.ts',
-      '--reporter=default',
-      '--reporter=json',
-      '--outputFile.json=test-results/engines.json',
-    ])
+  ? vitestRun('engines', ['--config', 'vitest.engines.config.ts'])
   : { ok: false, seconds: 0 }
 const enginesReport = build.ok ? readJson('engines.json') : undefined
 const enginesCounts = counts(enginesReport, vitestCounts)
 rows.push({ name: 'browser tests (Firefox, WebKit)', ...engines, ...enginesCounts })
 
-const failedTests = [...failures(unitReport, e2eReport), ...failures(enginesReport, undefined)]
+const failedTests = [
+  ...failures(unitReport, e2eReport, readJson('unit-errors.json')),
+  ...failures(enginesReport, undefined, readJson('engines-errors.json')),
+]
 if (failedTests.length) console.log(`\nwhat failed:\n${failedTests.join('\n')}`)
 console.log('\nstep                                 result   time   tests')
 for (const r of rows) {

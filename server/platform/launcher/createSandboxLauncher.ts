@@ -283,16 +283,19 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
           throw err
         })
         .finally(() => ns?.release())
-      void launched.exited.then(() => rmSync(socketDir, { recursive: true, force: true }))
-      const layers = ownSystem
-      if (!layers) return launched
-      // The system's layers go when the sandbox does: before its folder is removed, on a kill.
-      void launched.exited.then(() => layers.unmount())
+      // Gone means gone with all it held: its socket's folder, and the system's layers before
+      // its folder is removed. Whoever waits on `exited` (a kill, the manager's dispose) waits for
+      // both, so nothing removes a folder while a layer is still mounted in it.
+      const released = launched.exited.then(async () => {
+        rmSync(socketDir, { recursive: true, force: true })
+        await ownSystem?.unmount()
+      })
       return {
         ...launched,
+        exited: released,
         kill: async () => {
           await launched.kill()
-          await layers.unmount()
+          await released
         },
       }
     },

@@ -1,7 +1,8 @@
 // Sandboxes in bubblewrap, checked from the inside through each runtime's own API.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mountPoints } from '../mounts'
 import {
   createTestLauncher,
   projectRoot,
@@ -145,5 +146,17 @@ describe('sandboxes in bubblewrap', () => {
     expect(kit.logs).toContainEqual(
       expect.stringMatching(new RegExp(`^sandbox ${a.id}: runtime: listening on`)),
     )
+  })
+
+  it('has let go of the system layers by the time a runtime that died on its own counts as exited', async () => {
+    const c = await kit.launch()
+    const systemDir = join(dirname(c.homeDir), 'system')
+    const layersOf = () => [...mountPoints()].filter((point) => point.startsWith(`${systemDir}/`))
+    expect(layersOf().length).toBeGreaterThan(0)
+    process.kill(c.pid, 'SIGKILL')
+    await c.exited
+    // Whoever waits on `exited` (the manager, then a close that removes the data folder) finds
+    // nothing of the sandbox mounted.
+    expect(layersOf()).toEqual([])
   })
 })
