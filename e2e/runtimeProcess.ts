@@ -61,8 +61,10 @@ export async function startRuntimeProcess(
   const detail = (await (await stack.api('GET', `/sandboxes/${sandboxId}`)).json()) as {
     envdAccessToken: string
   }
+  const leave = new AbortController()
   const res = await fetch(`${stack.url}/process.Process/Start`, {
     method: 'POST',
+    signal: leave.signal,
     headers: {
       'Content-Type': 'application/connect+json',
       'X-Access-Token': detail.envdAccessToken,
@@ -77,8 +79,9 @@ export async function startRuntimeProcess(
   const pid = first?.event?.start?.pid
   if (pid === undefined) throw new Error(`Start did not start: ${JSON.stringify(first)}`)
   if (detach) {
-    // The stream goes away; the process runs on, read by no one (as a closed browser leaves it).
-    await stream.return(undefined)
+    // The connection goes away; the process runs on, read by no one (as a closed browser leaves it).
+    leave.abort()
+    await stream.return(undefined).catch(() => {})
     return { pid, ended: new Promise<string>(() => {}) }
   }
   const ended = (async () => {
