@@ -137,6 +137,8 @@ export class TerminalConnection {
     if (this.ended) return
     this.session.activity.note()
     this.input.push(data)
+    // By StreamInput a Ctrl-C has no answer; acknowledgements bring where it flushed the output.
+    if (data.includes(0x03)) this.acks?.hurry()
   }
 
   /** The visible grid changed; the PTY follows shortly after. */

@@ -3,7 +3,7 @@ import { OutputAcks } from './outputAcks'
 
 const window = 1000
 
-function harness(start = 0) {
+function harness(start = 0, clock = { now: 0 }) {
   const calls: {
     offset: number
     resolve: (flushedTo?: number) => void
@@ -17,6 +17,7 @@ function harness(start = 0) {
     start,
     onError,
     onFlush,
+    () => clock.now,
   )
   return { acks, calls, onError, onFlush }
 }
@@ -76,5 +77,22 @@ describe('OutputAcks', () => {
     } finally {
       vi.useRealTimers()
     }
+  })
+
+  it('after a Ctrl-C, acknowledges in steps a quarter as large for half a second, to learn the flush soon', async () => {
+    const clock = { now: 0 }
+    const { acks, calls } = harness(0, clock)
+    acks.hurry()
+    acks.parsed(window / 16 - 1)
+    expect(calls).toEqual([])
+    acks.parsed(window / 16)
+    expect(calls.map((c) => c.offset)).toEqual([window / 16])
+    calls[0]?.resolve()
+    await settle()
+    clock.now = 501
+    acks.parsed(window / 16 + window / 8)
+    expect(calls).toHaveLength(1)
+    acks.parsed(window / 16 + window / 4)
+    expect(calls.map((c) => c.offset)).toEqual([window / 16, window / 16 + window / 4])
   })
 })

@@ -6,6 +6,13 @@ const maxInFlight = 2
  * 14 to 17–18 MB/s (`npm run bench -- terminal`).
  */
 const acksPerWindow = 4
+/**
+ * For a moment after a Ctrl-C, steps are this much smaller: the answer to an acknowledgement says
+ * where the interrupt flushed the output, and the page skips what of it is not shown yet from then
+ * on. A quarter of 4 MiB is some 50 ms of a flood's parsing to wait for that news.
+ */
+const hurriedStepDivisor = 4
+const hurryForMs = 500
 /** How long a failed acknowledgement waits before it is tried again. */
 const retryMs = 1000
 
@@ -24,6 +31,8 @@ export class OutputAcks {
   private inFlight = 0
   private retry: ReturnType<typeof setTimeout> | undefined
   private disposed = false
+  /** Until when acknowledgements go in smaller steps (see `hurry`). */
+  private hurriedUntil = Number.NEGATIVE_INFINITY
 
   constructor(
     /** One acknowledgement call; answers where a Ctrl-C flushed the output, if further on. */
@@ -34,6 +43,7 @@ export class OutputAcks {
     private readonly onError: (err: unknown) => void,
     /** The output before this offset was flushed by a Ctrl-C: skip what is not shown yet. */
     private readonly onFlush: (offset: number) => void = () => {},
+    private readonly now: () => number = () => performance.now(),
   ) {
     this.parsedTo = start
     this.sentTo = start
@@ -46,9 +56,20 @@ export class OutputAcks {
     this.pump()
   }
 
+  /** A Ctrl-C went out: for a moment, acknowledge in smaller steps, so an answer soon says where it flushed. */
+  hurry(): void {
+    this.hurriedUntil = this.now() + hurryForMs
+    this.pump()
+  }
+
   dispose(): void {
     this.disposed = true
     clearTimeout(this.retry)
+  }
+
+  private step(): number {
+    const step = this.window / acksPerWindow
+    return this.now() < this.hurriedUntil ? step / hurriedStepDivisor : step
   }
 
   private pump(): void {
@@ -56,7 +77,7 @@ export class OutputAcks {
       this.inFlight < maxInFlight &&
       !this.disposed &&
       this.retry === undefined &&
-      this.parsedTo - this.sentTo >= this.window / acksPerWindow
+      this.parsedTo - this.sentTo >= this.step()
     ) {
       const offset = this.parsedTo
       this.sentTo = offset

@@ -26,10 +26,10 @@ export interface Subscription {
   replayEnd?: number
   /**
    * For a subscription with a window: the client has handled the output before this absolute
-   * offset. Returns where a Ctrl-C flushed the output, when that is further on: the client may
+   * offset. Answers where a Ctrl-C flushed the output, when that is further on: the client may
    * skip what it has not shown before it, as a terminal drops its output queue on an interrupt.
    */
-  ack(offset: number): number | undefined
+  ack(offset: number): Promise<number | undefined>
   close(): void
 }
 
@@ -67,6 +67,8 @@ export class ManagedProcess {
   private readonly chunkBytes: number
   /** Output before this absolute offset was flushed by an interrupt (see `input`). */
   private flushedTo = 0
+  /** Settles once the termios check of the latest interrupt is done (see `input`). */
+  private interruptCheck: Promise<unknown> | undefined
   /** Set once the process ended and all its output was delivered. */
   status: ExitStatus | undefined
 
@@ -147,8 +149,9 @@ export class ManagedProcess {
     return {
       events,
       ...(replayStart !== undefined ? { replayStart, replayEnd: this.log.end } : {}),
-      ack: (offset) => {
+      ack: async (offset) => {
         this.flow.acknowledged(sub.flow, offset)
+        await this.interruptCheck
         return this.flushedTo > offset ? this.flushedTo : undefined
       },
       close: () => this.unsubscribe(sub),
@@ -161,15 +164,24 @@ export class ManagedProcess {
    * client with a window has much of it unhandled, the offset where the interrupt came is noted
    * (once termios says the terminal flushes), returned, and answered to acknowledgements, and the
    * client skips what it has not shown yet. Nothing is dropped here: offsets and replay stay whole.
+   * Acknowledgements that come while termios is being read wait for it, so their answer says it.
    */
-  async input(data: Uint8Array): Promise<number | undefined> {
+  input(data: Uint8Array): Promise<number | undefined> {
     const cut = this.interruptCut(data)
     this.io.write(data)
     const tty = this.io.ttyPath
-    if (cut === undefined || !tty || !(await interruptFlushes(tty))) return undefined
-    this.flushedTo = Math.max(this.flushedTo, cut)
-    this.flow.flushedTo(cut)
-    return cut
+    if (cut === undefined || !tty) return Promise.resolve(undefined)
+    const checked = interruptFlushes(tty).then((flushes) => {
+      if (!flushes) return undefined
+      this.flushedTo = Math.max(this.flushedTo, cut)
+      this.flow.flushedTo(cut)
+      return cut
+    })
+    this.interruptCheck = checked
+    void checked.finally(() => {
+      if (this.interruptCheck === checked) this.interruptCheck = undefined
+    })
+    return checked
   }
 
   /** Sends a signal to the process (not its group, as envd). */

@@ -27,10 +27,10 @@ export function parseOutputWindow(header: string | null): number | undefined {
 
 /** The open streams that take acknowledgements, by id. */
 export class AckedStreams {
-  private readonly streams = new Map<string, (offset: number) => number | undefined>()
+  private readonly streams = new Map<string, (offset: number) => Promise<number | undefined>>()
 
   /** Registers a stream's `ack`; returns its id and a function that forgets it. */
-  add(ack: (offset: number) => number | undefined): { id: string; remove: () => void } {
+  add(ack: (offset: number) => Promise<number | undefined>): { id: string; remove: () => void } {
     const id = randomUUID()
     this.streams.set(id, ack)
     return { id, remove: () => this.streams.delete(id) }
@@ -53,7 +53,7 @@ export class AckedStreams {
       sendEnvdError(res, 404, 'no such output stream: it ended, or never asked for a window')
       return
     }
-    const flushedTo = ack(Number(body))
+    const flushedTo = await ack(Number(body))
     if (flushedTo !== undefined) res.setHeader(outputFlushHeader, String(flushedTo))
     res.writeHead(204, { 'Cache-Control': 'no-store' }).end()
   }
