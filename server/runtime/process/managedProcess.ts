@@ -67,8 +67,8 @@ export class ManagedProcess {
   private readonly chunkBytes: number
   /** Output before this absolute offset was flushed by an interrupt (see `input`). */
   private flushedTo = 0
-  /** Settles once the termios check of the latest interrupt is done (see `input`). */
-  private interruptCheck: Promise<unknown> | undefined
+  /** Resolves once the termios check of the latest interrupt is done (see `input`); never rejects. */
+  private interruptCheck: Promise<void> | undefined
   /** Set once the process ended and all its output was delivered. */
   status: ExitStatus | undefined
 
@@ -177,9 +177,13 @@ export class ManagedProcess {
       this.flow.flushedTo(cut)
       return cut
     })
-    this.interruptCheck = checked
-    void checked.finally(() => {
-      if (this.interruptCheck === checked) this.interruptCheck = undefined
+    const settled = checked.then(
+      () => {},
+      () => {},
+    )
+    this.interruptCheck = settled
+    void settled.then(() => {
+      if (this.interruptCheck === settled) this.interruptCheck = undefined
     })
     return checked
   }
