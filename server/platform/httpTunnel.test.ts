@@ -9,6 +9,8 @@ import { startTestPlatform, type TestPlatform } from './testing/platformFixture'
 interface TunnelAnswer {
   head: { status: number; headers: Record<string, string> } | undefined
   body: Buffer
+  /** The body's binary messages, as they came. */
+  messages: Buffer[]
   closeCode: number
   closeReason: string
 }
@@ -22,7 +24,13 @@ function tunnel(
 ): Promise<TunnelAnswer> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, [httpTunnelProtocol], { headers: { Host: host } })
-    const answer: TunnelAnswer = { head: undefined, body: Buffer.alloc(0), closeCode: 0, closeReason: '' }
+    const answer: TunnelAnswer = {
+      head: undefined,
+      body: Buffer.alloc(0),
+      messages: [],
+      closeCode: 0,
+      closeReason: '',
+    }
     ws.on('open', () => {
       ws.send(first)
       for (const piece of body) ws.send(piece)
@@ -30,7 +38,10 @@ function tunnel(
     })
     ws.on('message', (data: Buffer, isBinary) => {
       if (!isBinary && !answer.head) answer.head = JSON.parse(String(data))
-      else answer.body = Buffer.concat([answer.body, data])
+      else {
+        answer.body = Buffer.concat([answer.body, data])
+        answer.messages.push(data)
+      }
     })
     ws.on('close', (code, reason) => {
       answer.closeCode = code
@@ -78,6 +89,27 @@ describe('HTTP tunnel to a sandbox runtime', () => {
     expect(stdout).toBe('through the tunnel\n')
     expect(envelopes.at(-1)?.flags).toBe(2)
     expect(answer.closeCode).toBe(1000)
+  })
+
+  it('carries a flood of a Connect stream in whole envelopes, each message ending where one does', async () => {
+    const bytes = 3 * 1024 * 1024
+    const start = envelope(
+      JSON.stringify({ process: { cmd: 'head', args: ['-c', String(bytes), '/dev/zero'] } }),
+    )
+    const answer = await tunnel(
+      url('/process.Process/Start'),
+      head({ 'X-Output-Window': String(4 * 1024 * 1024) }),
+      [Buffer.from(start), httpTunnelEnd],
+    )
+    expect(answer.closeCode).toBe(1000)
+    // splitEnvelopes throws on a message that ends inside an envelope.
+    const perMessage = answer.messages.map((message) => splitEnvelopes(new Uint8Array(message)))
+    const stdout = perMessage
+      .flat()
+      .map((e) => e.json?.event?.data?.stdout)
+      .filter(Boolean)
+      .reduce((sum: number, b64: string) => sum + Buffer.from(b64, 'base64').length, 0)
+    expect(stdout).toBe(bytes)
   })
 
   it('carries a client stream sent in pieces: StreamInput reaches the process', async () => {

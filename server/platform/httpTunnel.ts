@@ -8,6 +8,7 @@ import {
   httpTunnelProtocol,
   tunnelClose,
 } from '../../src/contract/httpTunnel'
+import { EnvelopeBoundary, isConnectStream } from './envelopeBoundary'
 import { forwardable } from './forwardable'
 
 // The router's end of the HTTP tunnel (the exchange is described in src/contract/httpTunnel.ts).
@@ -116,33 +117,37 @@ function bridge(ws: WebSocket, call: TunnelCall): () => void {
     sendHead({ status: answer.statusCode ?? 502, headers: flatHeaders(forwardable(answer.headers)) })
     // A piece goes out at once when the socket has sent everything before it (a keystroke's echo
     // waits for nothing); while it is still sending, pieces are gathered into the next message,
-    // so a flood reaches the page in few large messages (each costs the page an event).
+    // so a flood reaches the page in few large messages (each costs the page an event). A Connect
+    // stream goes in whole envelopes: a part of one is of no use to the page before the rest.
+    const boundary = isConnectStream(answer.headers['content-type']) ? new EnvelopeBoundary() : undefined
     let gathered: Buffer[] = []
     let gatheredBytes = 0
+    let atBoundary = true
     let sending = false
-    const send = (data: Buffer) => {
-      sending = true
-      ws.send(data, () => {
-        sending = false
-        if (gathered.length > 0) sendGathered()
-        else if (answer.isPaused()) answer.resume()
-      })
-    }
     const sendGathered = () => {
       const data = gathered.length === 1 ? (gathered[0] as Buffer) : Buffer.concat(gathered)
       gathered = []
       gatheredBytes = 0
-      send(data)
+      sending = true
+      ws.send(data, () => {
+        sending = false
+        sendIfReady()
+        if (answer.isPaused() && gatheredBytes < highWaterBytes) answer.resume()
+      })
+    }
+    const sendIfReady = () => {
+      if (!sending && gatheredBytes > 0 && (atBoundary || gatheredBytes >= highWaterBytes)) sendGathered()
     }
     answer.on('data', (chunk: Buffer) => {
-      if (!sending) return send(chunk)
       gathered.push(chunk)
       gatheredBytes += chunk.length
+      atBoundary = boundary ? boundary.feed(chunk) : true
+      sendIfReady()
       if (gatheredBytes >= highWaterBytes) answer.pause()
     })
     answer.on('end', () => {
       finished = true
-      if (gathered.length > 0) sendGathered()
+      if (gatheredBytes > 0) sendGathered()
       close(tunnelClose.done, '')
     })
     // A runtime that dies mid-answer ends no stream: without this the client would wait forever.
