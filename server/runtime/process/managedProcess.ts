@@ -68,7 +68,7 @@ export class ManagedProcess {
   /** Output before this absolute offset was flushed by an interrupt (see `input`). */
   private flushedTo = 0
   /** Resolves once the termios check of the latest interrupt is done (see `input`); never rejects. */
-  private interruptCheck: Promise<void> | undefined
+  private interruptCheck: Promise<void> = Promise.resolve()
   /** Set once the process ended and all its output was delivered. */
   status: ExitStatus | undefined
 
@@ -177,14 +177,8 @@ export class ManagedProcess {
       this.flow.flushedTo(cut)
       return cut
     })
-    const settled = checked.then(
-      () => {},
-      () => {},
-    )
-    this.interruptCheck = settled
-    void settled.then(() => {
-      if (this.interruptCheck === settled) this.interruptCheck = undefined
-    })
+    const settle = () => {}
+    this.interruptCheck = checked.then(settle, settle)
     return checked
   }
 
