@@ -1,5 +1,6 @@
 import { Subscribers } from '../common/Subscribers'
 import type { PortOwner } from './portOwners'
+import type { SandboxActivity } from './sandboxActivity'
 import type { ListeningPort } from './sandboxPorts'
 
 /**
@@ -15,11 +16,8 @@ const quietLookEveryMs = 3000
 /** How long after a keystroke or a terminal's output the sandbox counts as busy. */
 const busyForMs = 15_000
 
-/** What the watch learns of the sandbox at work (SandboxActivity). */
-export interface ActivitySignal {
-  readonly last: number
-  subscribe(listener: () => void): () => void
-}
+/** What the watch learns of the sandbox at work. */
+type ActivitySignal = Pick<SandboxActivity, 'last' | 'subscribe'>
 
 /** Finds the processes behind listening sockets, by inode. */
 export type FindOwners = (inodes: number[]) => Promise<Map<number, PortOwner>>
