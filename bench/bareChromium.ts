@@ -24,6 +24,8 @@ export interface BarePage {
 }
 
 export interface BareChromium {
+  /** The browser's own process, parent of its renderers and helpers. */
+  pid: number
   /** A new tab at `url`, loaded, 1280×800, focused. */
   newPage(url: string, options?: { ignoreHTTPSErrors?: boolean }): Promise<BarePage>
   close(): Promise<void>
@@ -83,7 +85,11 @@ export async function launchBareChromium(extraArgs: string[] = []): Promise<Bare
     const { webSocketDebuggerUrl } = await CDP.Version({ port })
     const opened = await CDP({ target: webSocketDebuggerUrl })
     session = opened
-    return { newPage: (url, options) => openPage(opened, port, url, options), close }
+    return {
+      pid: browser.pid as number,
+      newPage: (url, options) => openPage(opened, port, url, options),
+      close,
+    }
   } catch (err) {
     await close()
     throw err

@@ -27,3 +27,31 @@ export function cpuSecondsMatching(pattern: RegExp): number {
   }
   return seconds
 }
+
+/**
+ * CPU time (s) used so far by `root` and every process below it, including descendants that
+ * exited and were reaped (their parent's cutime and cstime): short-lived commands such as a
+ * flood's `yes` count too. Differences over an interval say what a whole process tree cost.
+ */
+export function treeCpuSeconds(root: number): number {
+  const children = new Map<number, number[]>()
+  const stats = new Map<number, string[]>()
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    const fields = procStatFields(Number(name))
+    if (!fields) continue
+    stats.set(Number(name), fields)
+    const ppid = Number(fields[1])
+    children.set(ppid, [...(children.get(ppid) ?? []), Number(name)])
+  }
+  let ticks = 0
+  const visit = (pid: number) => {
+    const fields = stats.get(pid)
+    if (!fields) return
+    // utime, stime, cutime, cstime: the 12th to 15th fields after the command's name.
+    ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])
+    for (const child of children.get(pid) ?? []) visit(child)
+  }
+  visit(root)
+  return ticks / ticksPerSecond
+}

@@ -12,6 +12,7 @@ import { ideLink } from '../../server/platform/access/ideLink'
 import type { TestPlatform } from '../../server/platform/testing/platformFixture'
 import { startDelayingProxy } from '../../server/testing/delayingProxy'
 import { type BareChromium, type BarePage, launchBareChromium } from '../bareChromium'
+import { cpuSecondsOf, treeCpuSeconds } from '../processCpu'
 import { type Figure, median, percentile } from '../table'
 import { idleCost } from './idleCost'
 
@@ -29,7 +30,7 @@ const floodBytes = 32 * 1024 * 1024
 /** The flood's command; its end marker (`peer-end-42-{n}`) is made by the shell, so the command line never shows it. */
 const floodCommand = (n: number) =>
   ` yes 'the quick brown fox jumps over the lazy dog 0123456789' | head -c ${floodBytes}; echo; echo peer-end-$((6*7))-${n}`
-let floods = 0
+let floodsSoFar = 0
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -143,22 +144,38 @@ async function keysToGlyphs(page: BarePage, keys: number): Promise<number[]> {
   return samples
 }
 
-/** The flood from Enter to its last line in the DOM, in MB/s. */
-async function flood(page: BarePage): Promise<number> {
-  const n = ++floods
+/** CPU time (s) used so far by the side serving a page (its shell and server) and by the browser. */
+type CpuMeter = () => { server: number; browser: number }
+
+interface Flood {
+  /** Enter to its last line in the DOM, in MB/s. */
+  rate: number
+  /** CPU time it cost the serving side and the browser, in seconds. */
+  server: number
+  browser: number
+}
+
+async function flood(page: BarePage, cpu: CpuMeter): Promise<Flood> {
+  const n = ++floodsSoFar
   await page.press('Control+u')
   await page.cdp.Input.insertText({ text: floodCommand(n) })
   await waitShown(page, `peer-end-$((6*7))-${n}`)
   await page.evaluate((end) => window.peerProbe.arm(end, 180_000), `peer-end-42-${n}`)
+  const before = cpu()
   await page.press('Enter')
   const ms = await page.evaluate(() => window.peerDone)
+  const after = cpu()
   await sleep(300)
   await page.press('Control+u')
-  return floodBytes / 1e6 / (ms / 1000)
+  return {
+    rate: floodBytes / 1e6 / (ms / 1000),
+    server: after.server - before.server,
+    browser: after.browser - before.browser,
+  }
 }
 
 /** wetty on a free loopback port, running a login shell of this machine. */
-async function startWetty(): Promise<{ url: string; stop(): Promise<void> }> {
+async function startWetty(): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   if (!existsSync(wettyBin)) throw new Error('wetty is not installed: run `npm run bench` (it installs it)')
   const port = await freePort()
   const child: ChildProcess = spawn(
@@ -177,6 +194,7 @@ async function startWetty(): Promise<{ url: string; stop(): Promise<void> }> {
   }
   return {
     url,
+    pid: child.pid as number,
     stop: async () => {
       // Its shells are its children: the group goes together.
       if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM')
@@ -243,22 +261,37 @@ export async function againstWetty(stack: TestPlatform, sandboxId: string): Prom
     const { userAgent } = await ide.cdp.Browser.getVersion()
     const phone = `${userAgent} Android`
     const peer = await openTerminalPage(browser, wetty.url, { userAgent: phone })
+    // The IDE's serving side is its sandbox's processes (runtime, shell, flood) and the platform
+    // (the router, in this process); wetty's is its server and the shells below it.
+    const sandboxPid = stack.platform.manager.launchedPid(sandboxId)
+    if (sandboxPid === undefined) throw new Error(`sandbox ${sandboxId} has no process`)
+    const ideCpu: CpuMeter = () => ({
+      server: treeCpuSeconds(sandboxPid) + cpuSecondsOf(process.pid),
+      browser: treeCpuSeconds(browser.pid),
+    })
+    const wettyCpu: CpuMeter = () => ({
+      server: treeCpuSeconds(wetty.pid),
+      browser: treeCpuSeconds(browser.pid),
+    })
     const echo = { ide: [] as number[], wetty: [] as number[] }
-    const rates = { ide: [] as number[], wetty: [] as number[] }
+    const floods = { ide: [] as Flood[], wetty: [] as Flood[] }
     // A first flood each, not counted: it fills the scrollback (ten times wetty's in the IDE),
     // which later floods reuse, and warms both pages' code.
-    await flood(ide)
-    await flood(peer)
+    await flood(ide, ideCpu)
+    await flood(peer, wettyCpu)
     // Rounds alternate, so a noisy moment of a shared machine falls on both.
     for (let round = 0; round < rounds; round++) {
       echo.ide.push(...(await keysToGlyphs(ide, keysPerRound / rounds)))
       echo.wetty.push(...(await keysToGlyphs(peer, keysPerRound / rounds)))
       for (let f = 0; f < (round < floodRounds ? floodsPerRound : 0); f++) {
-        rates.ide.push(await flood(ide))
-        rates.wetty.push(await flood(peer))
+        floods.ide.push(await flood(ide, ideCpu))
+        floods.wetty.push(await flood(peer, wettyCpu))
       }
     }
     const p = (samples: number[], q: number) => percentile(samples, q * 100)
+    const rates = { ide: floods.ide.map((f) => f.rate), wetty: floods.wetty.map((f) => f.rate) }
+    const cpuNote = (side: Flood[]) =>
+      `CPU per flood: serving side ${median(side.map((f) => f.server)).toFixed(2)} s, browser ${median(side.map((f) => f.browser)).toFixed(2)} s`
     const ratio = (a: number, b: number) => `ratio to wetty ${(a / b).toFixed(2)}`
     const isolation = `sandbox through the router, against wetty's local bash`
     return [
@@ -283,9 +316,15 @@ export async function againstWetty(stack: TestPlatform, sandboxId: string): Prom
         median: median(rates.ide),
         unit: 'MB/s',
         runs: rates.ide.length,
-        note: `${ratio(median(rates.ide), median(rates.wetty))} (higher is better); median of the ${rates.ide.length} pairs' ratios ${median(rates.ide.map((rate, i) => rate / (rates.wetty[i] as number))).toFixed(2)}`,
+        note: `${ratio(median(rates.ide), median(rates.wetty))} (higher is better); median of the ${rates.ide.length} pairs' ratios ${median(rates.ide.map((rate, i) => rate / (rates.wetty[i] as number))).toFixed(2)}; ${cpuNote(floods.ide)} (sandbox and platform)`,
       },
-      { name: '  same (wetty 3.2.0)', median: median(rates.wetty), unit: 'MB/s', runs: rates.wetty.length },
+      {
+        name: '  same (wetty 3.2.0)',
+        median: median(rates.wetty),
+        unit: 'MB/s',
+        runs: rates.wetty.length,
+        note: `${cpuNote(floods.wetty)} (its server and shell)`,
+      },
       ...(await overSlowLink(browser, stack, sandboxId, wetty.url, phone)),
       // Both pages still open, nobody typing.
       ...(await idleCost()),

@@ -115,39 +115,24 @@ function bridge(ws: WebSocket, call: TunnelCall): () => void {
   }
   const down = (answer: IncomingMessage) => {
     sendHead({ status: answer.statusCode ?? 502, headers: flatHeaders(forwardable(answer.headers)) })
-    // A piece goes out at once when the socket has sent everything before it (a keystroke's echo
-    // waits for nothing); while it is still sending, pieces are gathered into the next message,
-    // so a flood reaches the page in few large messages (each costs the page an event). A Connect
-    // stream goes in whole envelopes: a part of one is of no use to the page before the rest.
+    // Each piece goes out at once (a keystroke's echo waits for nothing) as a WebSocket frame. A
+    // Connect stream's message ends only where an envelope ends: the page can do nothing with part
+    // of one, and the browser joins the frames of a message itself, so the router copies nothing.
     const boundary = isConnectStream(answer.headers['content-type']) ? new EnvelopeBoundary() : undefined
-    let gathered: Buffer[] = []
-    let gatheredBytes = 0
-    let atBoundary = true
-    let sending = false
-    const sendGathered = () => {
-      const data = gathered.length === 1 ? (gathered[0] as Buffer) : Buffer.concat(gathered)
-      gathered = []
-      gatheredBytes = 0
-      sending = true
-      ws.send(data, () => {
-        sending = false
-        sendIfReady()
-        if (answer.isPaused() && gatheredBytes < highWaterBytes) answer.resume()
-      })
-    }
-    const sendIfReady = () => {
-      if (!sending && gatheredBytes > 0 && (atBoundary || gatheredBytes >= highWaterBytes)) sendGathered()
+    let messageOpen = false
+    const resumeIfDrained = () => {
+      if (answer.isPaused() && ws.bufferedAmount < highWaterBytes) answer.resume()
     }
     answer.on('data', (chunk: Buffer) => {
-      gathered.push(chunk)
-      gatheredBytes += chunk.length
-      atBoundary = boundary ? boundary.feed(chunk) : true
-      sendIfReady()
-      if (gatheredBytes >= highWaterBytes) answer.pause()
+      const whole = boundary ? boundary.feed(chunk) : true
+      messageOpen = !whole
+      ws.send(chunk, { binary: true, fin: whole }, resumeIfDrained)
+      if (ws.bufferedAmount >= highWaterBytes) answer.pause()
     })
     answer.on('end', () => {
       finished = true
-      if (gatheredBytes > 0) sendGathered()
+      // A stream cut inside an envelope still ends its message, so the close is not lost in it.
+      if (messageOpen) ws.send(Buffer.alloc(0), { binary: true, fin: true })
       close(tunnelClose.done, '')
     })
     // A runtime that dies mid-answer ends no stream: without this the client would wait forever.
