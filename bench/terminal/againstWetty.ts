@@ -144,15 +144,14 @@ async function keysToGlyphs(page: BarePage, keys: number): Promise<number[]> {
   return samples
 }
 
-/** CPU time (s) used so far by the side serving a page (its shell and server) and by the browser. */
-type CpuMeter = () => { server: number; browser: number }
+/** CPU time (s) used so far by each part of a page's stack (its server, its shell, the browser). */
+type CpuMeter = () => Record<string, number>
 
 interface Flood {
   /** Enter to its last line in the DOM, in MB/s. */
   rate: number
-  /** CPU time it cost the serving side and the browser, in seconds. */
-  server: number
-  browser: number
+  /** CPU time it cost each part of the stack, in seconds. */
+  cpu: Record<string, number>
 }
 
 async function flood(page: BarePage, cpu: CpuMeter): Promise<Flood> {
@@ -169,8 +168,7 @@ async function flood(page: BarePage, cpu: CpuMeter): Promise<Flood> {
   await page.press('Control+u')
   return {
     rate: floodBytes / 1e6 / (ms / 1000),
-    server: after.server - before.server,
-    browser: after.browser - before.browser,
+    cpu: Object.fromEntries(Object.entries(after).map(([part, s]) => [part, s - (before[part] ?? 0)])),
   }
 }
 
@@ -266,11 +264,12 @@ export async function againstWetty(stack: TestPlatform, sandboxId: string): Prom
     const sandboxPid = stack.platform.manager.launchedPid(sandboxId)
     if (sandboxPid === undefined) throw new Error(`sandbox ${sandboxId} has no process`)
     const ideCpu: CpuMeter = () => ({
-      server: treeCpuSeconds(sandboxPid) + cpuSecondsOf(process.pid),
+      sandbox: treeCpuSeconds(sandboxPid),
+      platform: cpuSecondsOf(process.pid),
       browser: treeCpuSeconds(browser.pid),
     })
     const wettyCpu: CpuMeter = () => ({
-      server: treeCpuSeconds(wetty.pid),
+      'server and shell': treeCpuSeconds(wetty.pid),
       browser: treeCpuSeconds(browser.pid),
     })
     const echo = { ide: [] as number[], wetty: [] as number[] }
@@ -291,7 +290,9 @@ export async function againstWetty(stack: TestPlatform, sandboxId: string): Prom
     const p = (samples: number[], q: number) => percentile(samples, q * 100)
     const rates = { ide: floods.ide.map((f) => f.rate), wetty: floods.wetty.map((f) => f.rate) }
     const cpuNote = (side: Flood[]) =>
-      `CPU per flood: serving side ${median(side.map((f) => f.server)).toFixed(2)} s, browser ${median(side.map((f) => f.browser)).toFixed(2)} s`
+      `CPU per flood: ${Object.keys(side[0]?.cpu ?? {})
+        .map((part) => `${part} ${median(side.map((f) => f.cpu[part] ?? 0)).toFixed(2)} s`)
+        .join(', ')}`
     const ratio = (a: number, b: number) => `ratio to wetty ${(a / b).toFixed(2)}`
     const isolation = `sandbox through the router, against wetty's local bash`
     return [
@@ -316,14 +317,14 @@ export async function againstWetty(stack: TestPlatform, sandboxId: string): Prom
         median: median(rates.ide),
         unit: 'MB/s',
         runs: rates.ide.length,
-        note: `${ratio(median(rates.ide), median(rates.wetty))} (higher is better); median of the ${rates.ide.length} pairs' ratios ${median(rates.ide.map((rate, i) => rate / (rates.wetty[i] as number))).toFixed(2)}; ${cpuNote(floods.ide)} (sandbox and platform)`,
+        note: `${ratio(median(rates.ide), median(rates.wetty))} (higher is better); median of the ${rates.ide.length} pairs' ratios ${median(rates.ide.map((rate, i) => rate / (rates.wetty[i] as number))).toFixed(2)}; ${cpuNote(floods.ide)}`,
       },
       {
         name: '  same (wetty 3.2.0)',
         median: median(rates.wetty),
         unit: 'MB/s',
         runs: rates.wetty.length,
-        note: `${cpuNote(floods.wetty)} (its server and shell)`,
+        note: cpuNote(floods.wetty),
       },
       ...(await overSlowLink(browser, stack, sandboxId, wetty.url, phone)),
       // Both pages still open, nobody typing.
