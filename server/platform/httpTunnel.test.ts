@@ -1,8 +1,10 @@
 // The router's HTTP tunnel at the byte level: a WebSocket client speaking the exchange of
 // src/contract/httpTunnel.ts, against a real sandbox's runtime behind the router.
+import { create, fromBinary, toBinary } from '@bufbuild/protobuf'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { httpTunnelEnd, httpTunnelProtocol } from '../../src/contract/httpTunnel'
+import { StartRequestSchema, StartResponseSchema } from '../../src/gen/process_pb'
 import { envelope, splitEnvelopes } from '../runtime/testing/wire'
 import { startTestPlatform, type TestPlatform } from './testing/platformFixture'
 
@@ -38,12 +40,10 @@ function tunnel(
     })
     ws.on('message', (data: Buffer, isBinary) => {
       if (!isBinary && !answer.head) answer.head = JSON.parse(String(data))
-      else {
-        answer.body = Buffer.concat([answer.body, data])
-        answer.messages.push(data)
-      }
+      else answer.messages.push(data)
     })
     ws.on('close', (code, reason) => {
+      answer.body = Buffer.concat(answer.messages)
       answer.closeCode = code
       answer.closeReason = String(reason)
       resolve(answer)
@@ -110,6 +110,62 @@ describe('HTTP tunnel to a sandbox runtime', () => {
       .filter(Boolean)
       .reduce((sum: number, b64: string) => sum + Buffer.from(b64, 'base64').length, 0)
     expect(stdout).toBe(bytes)
+  })
+
+  it('holds the process back while the client reads nothing, and loses nothing once it reads again', async () => {
+    // More than the sockets between the process and the client hold (about 4 MiB on loopback).
+    const bytes = 16 * 1024 * 1024
+    const start = envelope(
+      toBinary(
+        StartRequestSchema,
+        create(StartRequestSchema, { process: { cmd: 'head', args: ['-c', String(bytes), '/dev/zero'] } }),
+      ),
+    )
+    /** Whether the flood's `head` is still running, asked through a tunnel of its own. */
+    const floodRunning = async () => {
+      const list = await tunnel(
+        url('/process.Process/List'),
+        JSON.stringify({
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-Access-Token': token },
+        }),
+        [Buffer.from('{}'), httpTunnelEnd],
+      )
+      const { processes } = JSON.parse(String(list.body)) as { processes: { config: { cmd: string } }[] }
+      return processes.some((p) => p.config.cmd === 'head')
+    }
+    let runningWhileUnread: boolean | undefined
+    const answer = await tunnel(
+      url('/process.Process/Start'),
+      head({ 'Content-Type': 'application/connect+proto' }),
+      [Buffer.from(start), httpTunnelEnd],
+      {
+        onOpen: (ws) => {
+          ws.pause()
+          // Read at once, the whole flood is through in a fraction of this here.
+          setTimeout(async () => {
+            runningWhileUnread = await floodRunning()
+            ws.resume()
+          }, 2000)
+        },
+      },
+    )
+    expect(runningWhileUnread).toBe(true)
+    expect(answer.closeCode).toBe(1000)
+    let output = 0
+    for (const message of answer.messages) {
+      // Each message holds whole envelopes: a data event's length comes from its own bytes.
+      for (let at = 0; at < message.length; ) {
+        const length = message.readUInt32BE(at + 1)
+        expect(at + 5 + length).toBeLessThanOrEqual(message.length)
+        if (message[at] === 0) {
+          const { event } = fromBinary(StartResponseSchema, message.subarray(at + 5, at + 5 + length))
+          if (event?.event.case === 'data') output += event.event.value.output.value?.length ?? 0
+        }
+        at += 5 + length
+      }
+    }
+    expect(output).toBe(bytes)
   })
 
   it('carries a client stream sent in pieces: StreamInput reaches the process', async () => {
