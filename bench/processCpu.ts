@@ -28,12 +28,8 @@ export function cpuSecondsMatching(pattern: RegExp): number {
   return seconds
 }
 
-/**
- * CPU time (s) used so far by `root` and every process below it, including descendants that
- * exited and were reaped (their parent's cutime and cstime): short-lived commands such as a
- * flood's `yes` count too. Differences over an interval say what a whole process tree cost.
- */
-export function treeCpuSeconds(root: number): number {
+/** `root` and every process below it, with their fields from /proc/<pid>/stat. */
+function processTree(root: number): Map<number, string[]> {
   const children = new Map<number, number[]>()
   const stats = new Map<number, string[]>()
   for (const name of readdirSync('/proc')) {
@@ -44,14 +40,36 @@ export function treeCpuSeconds(root: number): number {
     const ppid = Number(fields[1])
     children.set(ppid, [...(children.get(ppid) ?? []), Number(name)])
   }
-  let ticks = 0
+  const tree = new Map<number, string[]>()
   const visit = (pid: number) => {
     const fields = stats.get(pid)
     if (!fields) return
-    // utime, stime, cutime, cstime: the 12th to 15th fields after the command's name.
-    ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])
+    tree.set(pid, fields)
     for (const child of children.get(pid) ?? []) visit(child)
   }
   visit(root)
+  return tree
+}
+
+/**
+ * CPU time (s) used so far by `root` and every process below it, including descendants that
+ * exited and were reaped (their parent's cutime and cstime): short-lived commands such as a
+ * flood's `yes` count too. Differences over an interval say what a whole process tree cost.
+ */
+export function treeCpuSeconds(root: number): number {
+  let ticks = 0
+  // utime, stime, cutime, cstime: the 12th to 15th fields after the command's name.
+  for (const fields of processTree(root).values())
+    ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])
   return ticks / ticksPerSecond
+}
+
+/** The first process at or below `root` whose arguments pass `test`. */
+export function findInTree(root: number, test: (argv: string[]) => boolean): number | undefined {
+  for (const pid of processTree(root).keys()) {
+    try {
+      if (test(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'))) return pid
+    } catch {} // gone meanwhile
+  }
+  return undefined
 }

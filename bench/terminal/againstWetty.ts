@@ -6,13 +6,13 @@
 // renderer: the IDE leaves Chromium's software WebGL here for it, and wetty uses it on phones.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { freePort } from '../../e2e/localStack'
 import { ideLink } from '../../server/platform/access/ideLink'
 import type { TestPlatform } from '../../server/platform/testing/platformFixture'
 import { startDelayingProxy } from '../../server/testing/delayingProxy'
 import { type BareChromium, type BarePage, launchBareChromium } from '../bareChromium'
-import { cpuSecondsOf, treeCpuSeconds } from '../processCpu'
+import { cpuSecondsOf, findInTree, treeCpuSeconds } from '../processCpu'
 import { type Figure, median, percentile } from '../table'
 import { idleCost } from './idleCost'
 
@@ -263,15 +263,26 @@ export async function againstWetty(stack: TestPlatform, sandboxId: string): Prom
     // (the router, in this process); wetty's is its server and the shells below it.
     const sandboxPid = stack.platform.manager.launchedPid(sandboxId)
     if (sandboxPid === undefined) throw new Error(`sandbox ${sandboxId} has no process`)
-    const ideCpu: CpuMeter = () => ({
-      sandbox: treeCpuSeconds(sandboxPid),
-      platform: cpuSecondsOf(process.pid),
-      browser: treeCpuSeconds(browser.pid),
-    })
-    const wettyCpu: CpuMeter = () => ({
-      'server and shell': treeCpuSeconds(wetty.pid),
-      browser: treeCpuSeconds(browser.pid),
-    })
+    // Its runtime is the Node process inside (bubblewrap's own command line names it too).
+    const runtimePid = findInTree(sandboxPid, ([program]) => basename(program ?? '') === 'node')
+    if (runtimePid === undefined) throw new Error(`sandbox ${sandboxId} has no runtime process`)
+    const ideCpu: CpuMeter = () => {
+      const runtime = cpuSecondsOf(runtimePid)
+      return {
+        runtime,
+        'shell and flood': treeCpuSeconds(sandboxPid) - runtime,
+        platform: cpuSecondsOf(process.pid),
+        browser: treeCpuSeconds(browser.pid),
+      }
+    }
+    const wettyCpu: CpuMeter = () => {
+      const server = cpuSecondsOf(wetty.pid)
+      return {
+        server,
+        'shell and flood': treeCpuSeconds(wetty.pid) - server,
+        browser: treeCpuSeconds(browser.pid),
+      }
+    }
     const echo = { ide: [] as number[], wetty: [] as number[] }
     const floods = { ide: [] as Flood[], wetty: [] as Flood[] }
     // A first flood each, not counted: it fills the scrollback (ten times wetty's in the IDE),
