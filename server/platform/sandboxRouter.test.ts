@@ -72,6 +72,44 @@ describe('sandbox router', () => {
     controller.abort()
   })
 
+  it('detaches a process the moment its client goes away in the middle of its output', async () => {
+    // A write after the socket closed never settles in Node, so connect-node never resumes the
+    // runtime's stream: its subscription must end on the abort alone (releaseWhenClientLeaves). Racy by
+    // nature, so tried ten times; before, about a third stayed attached for good.
+    const headers = { 'X-Access-Token': token, 'E2b-Sandbox-Id': id }
+    const call = (method: string, body: unknown) =>
+      fetch(`${tp.url}/process.Process/${method}`, {
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    for (let i = 0; i < 10; i++) {
+      const leave = new AbortController()
+      const res = await fetch(`${tp.url}/process.Process/Start`, {
+        method: 'POST',
+        signal: leave.signal,
+        headers: { ...headers, 'Content-Type': 'application/connect+json' },
+        body: envelope(
+          JSON.stringify({
+            process: { cmd: 'sh', args: ['-c', 'while :; do echo x; done'] },
+            pty: { size: { cols: 80, rows: 24 } },
+          }),
+        ),
+      })
+      const { value } = await (res.body as ReadableStream<Uint8Array>).getReader().read()
+      const pid = splitEnvelopes(value as Uint8Array)[0]?.json.event.start.pid as number
+      leave.abort()
+      await expect
+        .poll(async () => {
+          const list = await call('List', {})
+          await list.body?.cancel()
+          return list.headers.get('X-Attached-Pids')?.split(',').map(Number)
+        })
+        .not.toContain(pid)
+      await (await call('SendSignal', { process: { pid }, signal: 'SIGNAL_SIGKILL' })).text()
+    }
+  })
+
   it('answers an unknown sandbox with E2B’s 502 body and CORS headers', async () => {
     const res = await rpc(`49983-${'z'.repeat(20)}.localhost`, { Origin: 'http://ide.example' })
     expect(res.status).toBe(502)

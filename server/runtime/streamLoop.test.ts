@@ -3,7 +3,7 @@ import { runInNewContext } from 'node:vm'
 import { Code, ConnectError } from '@connectrpc/connect'
 import { describe, expect, it } from 'vitest'
 import { Channel } from './channel'
-import { withKeepalive } from './streamLoop'
+import { releaseWhenClientLeaves, withKeepalive } from './streamLoop'
 
 setFlagsFromString('--expose-gc')
 const gc = runInNewContext('gc') as () => void
@@ -51,5 +51,44 @@ describe('withKeepalive', () => {
     expect(yielded.filter((ref) => ref.deref() !== undefined).length).toBeLessThan(128)
     channel.close()
     await stream.next()
+  })
+})
+
+describe('releaseWhenClientLeaves', () => {
+  it('releases once when the client goes away, though the stream is never resumed to its finally', () => {
+    const client = new AbortController()
+    let released = 0
+    const release = releaseWhenClientLeaves(client.signal, () => released++)
+    expect(released).toBe(0)
+    client.abort()
+    expect(released).toBe(1)
+    release() // the stream's finally, if it ever runs
+    expect(released).toBe(1)
+  })
+
+  it('releases once from the finally when the stream ends first, and not again on a later abort', () => {
+    const client = new AbortController()
+    let released = 0
+    releaseWhenClientLeaves(client.signal, () => released++)()
+    client.abort()
+    expect(released).toBe(1)
+  })
+
+  it('leaves a deadline to the stream, which is still read and ends with deadline_exceeded', () => {
+    const client = new AbortController()
+    let released = 0
+    const release = releaseWhenClientLeaves(client.signal, () => released++)
+    client.abort(new ConnectError('deadline', Code.DeadlineExceeded))
+    expect(released).toBe(0)
+    release()
+    expect(released).toBe(1)
+  })
+
+  it('releases at once when the client went away before the stream got this far', () => {
+    const client = new AbortController()
+    client.abort()
+    let released = 0
+    releaseWhenClientLeaves(client.signal, () => released++)
+    expect(released).toBe(1)
   })
 })

@@ -1,6 +1,10 @@
 import { Code, ConnectError } from '@connectrpc/connect'
 import type { Channel } from './channel'
 
+/** Whether a stream's signal aborted for its Connect-Timeout-Ms, not for its client leaving. */
+const isDeadline = (reason: unknown) =>
+  reason instanceof ConnectError && reason.code === Code.DeadlineExceeded
+
 /**
  * Yields the channel's items, and a keepalive after every quiet `intervalMs` (the timer restarts
  * after each item, as envd's does), until the channel ends or `signal` aborts. A deadline
@@ -30,8 +34,7 @@ export async function* withKeepalive<T>(
     if (result.done) return
     yield result.value
   }
-  const reason = signal.reason
-  if (reason instanceof ConnectError && reason.code === Code.DeadlineExceeded) throw reason
+  if (isDeadline(signal.reason)) throw signal.reason
 }
 
 /** `pending`'s result, or 'tick' after `ms`, or 'aborted'; leaves no timer or listener behind. */
@@ -57,4 +60,28 @@ async function raceTickOrAbort<R>(
     clearTimeout(timer)
     signal.removeEventListener('abort', onAbort)
   }
+}
+
+/**
+ * Runs `release` once: when the stream's client goes away (`signal` aborts), or when the returned
+ * function is called (from the stream's `finally`). A stream whose client went away may never
+ * reach its `finally`: a write after the socket closed returns false from Node's
+ * `OutgoingMessage.write` and never calls back, so connect-node waits on it for ever and never
+ * resumes the stream. What the stream holds (a process subscription, a watcher) must not wait on
+ * that. A deadline is no departure: the client still reads, and the stream ends as it should.
+ */
+export function releaseWhenClientLeaves(signal: AbortSignal, release: () => void): () => void {
+  let released = false
+  const once = () => {
+    if (released) return
+    released = true
+    signal.removeEventListener('abort', onAbort)
+    release()
+  }
+  const onAbort = () => {
+    if (!isDeadline(signal.reason)) once()
+  }
+  if (signal.aborted) onAbort()
+  else signal.addEventListener('abort', onAbort, { once: true })
+  return once
 }

@@ -8,7 +8,7 @@ import {
 } from '../../../src/gen/filesystem_pb'
 import { callingUser, type RuntimeContext } from '../context'
 import { keepaliveIntervalMs } from '../keepalive'
-import { withKeepalive } from '../streamLoop'
+import { releaseWhenClientLeaves, withKeepalive } from '../streamLoop'
 import { listDir } from './listDir'
 import { makeDir } from './makeDir'
 import { movePath } from './movePath'
@@ -44,15 +44,21 @@ export function filesystemService(rt: RuntimeContext): {
   async function* watchDir(req: WatchDirRequest, ctx: HandlerContext): AsyncGenerator<WatchDirResponse> {
     const stream = new WatchStream(await watchSpec(req, ctx, rt), rt.users)
     streams.add(stream)
+    const stop = () => {
+      stream.dispose()
+      streams.delete(stream)
+    }
+    let release = stop
     try {
       await stream.start()
+      // From here the watcher goes the moment the client goes away, even if the stream is never resumed.
+      release = releaseWhenClientLeaves(ctx.signal, stop)
       // Only now: the SDK treats `start` as "changes from here on are reported".
       yield startResponse()
       const interval = keepaliveIntervalMs(ctx.requestHeader.get('keepalive-ping-interval'))
       yield* withKeepalive(stream.responses, interval, keepaliveResponse, ctx.signal)
     } finally {
-      stream.dispose()
-      streams.delete(stream)
+      release()
     }
   }
 

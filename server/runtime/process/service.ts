@@ -19,7 +19,7 @@ import {
 import { callingUser, type RuntimeContext } from '../context'
 import { internal, invalidArgument, messageOf, unimplemented, unknown } from '../errors'
 import { keepaliveIntervalMs } from '../keepalive'
-import { withKeepalive } from '../streamLoop'
+import { releaseWhenClientLeaves, withKeepalive } from '../streamLoop'
 import { ManagedProcess, type Subscription } from './managedProcess'
 import { oomKillCounter, reportingOom } from './oomReport'
 import { AckedStreams, parseOutputWindow } from './outputAcks'
@@ -59,13 +59,17 @@ async function* eventStream(
   { sub, forget }: ReturnType<typeof subscribeStream>,
   ctx: HandlerContext,
 ) {
+  // Detached the moment the client goes away, even if the stream is never resumed.
+  const release = releaseWhenClientLeaves(ctx.signal, () => {
+    forget()
+    sub.close()
+  })
   try {
     yield { event: create(ProcessEventSchema, { event: { case: 'start', value: { pid } } }) }
     const interval = keepaliveIntervalMs(ctx.requestHeader.get('keepalive-ping-interval'))
     for await (const event of withKeepalive(sub.events, interval, keepaliveEvent, ctx.signal)) yield { event }
   } finally {
-    forget()
-    sub.close()
+    release()
   }
 }
 
