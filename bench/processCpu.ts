@@ -1,6 +1,7 @@
 // CPU time of processes from /proc, for figures that weigh what a part of the stack costs.
 import { readdirSync, readFileSync } from 'node:fs'
 import { procStatFields } from '../server/platform/launcher/procTable'
+import { descendantMembers } from '../server/platform/launcher/sandboxMembers'
 
 /** The kernel's clock ticks per second, in which /proc gives CPU time (USER_HZ, 100 on Linux). */
 const ticksPerSecond = 100
@@ -28,29 +29,6 @@ export function cpuSecondsMatching(pattern: RegExp): number {
   return seconds
 }
 
-/** `root` and every process below it, with their fields from /proc/<pid>/stat. */
-function processTree(root: number): Map<number, string[]> {
-  const children = new Map<number, number[]>()
-  const stats = new Map<number, string[]>()
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue
-    const fields = procStatFields(Number(name))
-    if (!fields) continue
-    stats.set(Number(name), fields)
-    const ppid = Number(fields[1])
-    children.set(ppid, [...(children.get(ppid) ?? []), Number(name)])
-  }
-  const tree = new Map<number, string[]>()
-  const visit = (pid: number) => {
-    const fields = stats.get(pid)
-    if (!fields) return
-    tree.set(pid, fields)
-    for (const child of children.get(pid) ?? []) visit(child)
-  }
-  visit(root)
-  return tree
-}
-
 /**
  * CPU time (s) used so far by `root` and every process below it, including descendants that
  * exited and were reaped (their parent's cutime and cstime): short-lived commands such as a
@@ -58,18 +36,21 @@ function processTree(root: number): Map<number, string[]> {
  */
 export function treeCpuSeconds(root: number): number {
   let ticks = 0
-  // utime, stime, cutime, cstime: the 12th to 15th fields after the command's name.
-  for (const fields of processTree(root).values())
-    ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])
+  for (const pid of descendantMembers(root)()) {
+    const fields = procStatFields(pid)
+    // utime, stime, cutime, cstime: the 12th to 15th fields after the command's name.
+    if (fields) ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])
+  }
   return ticks / ticksPerSecond
 }
 
 /** The first process at or below `root` whose arguments pass `test`. */
 export function findInTree(root: number, test: (argv: string[]) => boolean): number | undefined {
-  for (const pid of processTree(root).keys()) {
+  return descendantMembers(root)().find((pid) => {
     try {
-      if (test(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'))) return pid
-    } catch {} // gone meanwhile
-  }
-  return undefined
+      return test(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'))
+    } catch {
+      return false // gone meanwhile
+    }
+  })
 }
