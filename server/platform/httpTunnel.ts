@@ -10,6 +10,7 @@ import {
 } from '../../src/contract/httpTunnel'
 import { EnvelopeBoundary, isConnectStream } from './envelopeBoundary'
 import { forwardable } from './forwardable'
+import { writesOfThisTurn } from './writesOfThisTurn'
 
 // The router's end of the HTTP tunnel (the exchange is described in src/contract/httpTunnel.ts).
 // `ws` does the WebSocket framing: a well-kept library, and framing is not what we build.
@@ -85,7 +86,7 @@ const flatHeaders = (headers: IncomingHttpHeaders): Record<string, string> =>
  * answer down with backpressure both ways, and ends whichever side is left when the other goes.
  * Returns a function that breaks the call off (a paused or killed sandbox).
  */
-function bridge(ws: WebSocket, call: TunnelCall): () => void {
+function bridge(ws: WebSocket, socket: Duplex, call: TunnelCall): () => void {
   let upstream: ClientRequest | undefined
   let headSeen = false
   let answered = false
@@ -120,12 +121,14 @@ function bridge(ws: WebSocket, call: TunnelCall): () => void {
     // of one, and the browser joins the frames of a message itself, so the router copies nothing.
     const boundary = isConnectStream(answer.headers['content-type']) ? new EnvelopeBoundary() : undefined
     let messageOpen = false
+    const batch = writesOfThisTurn(socket)
     const resumeIfDrained = () => {
       if (answer.isPaused() && ws.bufferedAmount < highWaterBytes) answer.resume()
     }
     answer.on('data', (chunk: Buffer) => {
       const whole = boundary ? boundary.feed(chunk) : true
       messageOpen = !whole
+      batch()
       ws.send(chunk, { binary: true, fin: whole }, resumeIfDrained)
       if (ws.bufferedAmount >= highWaterBytes) answer.pause()
     })
@@ -188,7 +191,7 @@ export function httpTunnel() {
     accept(req: IncomingMessage, socket: Duplex, head: Buffer, call: TunnelCall): void {
       server.handleUpgrade(req, socket, head, (ws) => {
         const closed = new Promise<void>((resolve) => ws.once('close', () => resolve()))
-        call.opened(bridge(ws, call), closed)
+        call.opened(bridge(ws, socket, call), closed)
       })
     },
   }
