@@ -161,6 +161,32 @@ test('a dropped connection comes back by itself and loses or repeats no output',
   for (let i = 1; i <= 10; i++) expect(text.split(`line-${i}-end`).length - 1, `line ${i}`).toBe(1)
 })
 
+test('a terminal keeps 1,000 lines above its screen, and more once chosen in the palette', async ({
+  page,
+}) => {
+  const wb = new WorkbenchPage(page)
+  await wb.goto(stack.link())
+  const run = Date.now()
+  // A page up at a time, as a user scrolls back from the keyboard, to the top.
+  const scrollToTop = async () => {
+    for (let i = 0; i < 250; i++) await page.keyboard.press('Shift+PageUp')
+  }
+  /** Which of the first command's lines the top row shows. */
+  const topKept = async () =>
+    Number((await wb.terminalText()).split('\n')[0]?.match(new RegExp(`^kept-${run}-(\\d+)$`))?.[1])
+  await wb.run(`seq -f kept-${run}-%g 1500`, `kept-${run}-1500`)
+  await scrollToTop()
+  // 1,000 lines above a screen of a few dozen rows: about the first 500 lines are gone.
+  await expect.poll(topKept).toBeLessThan(500)
+  expect(await topKept()).toBeGreaterThan(400)
+  const top = await topKept()
+  await wb.command('Terminal: Keep 10,000 lines of scrollback')
+  await wb.run(`seq -f more-${run}-%g 1500`, `more-${run}-1500`)
+  await scrollToTop()
+  // The 1,500 new lines pushed none of the earlier ones out.
+  await expect.poll(topKept).toBe(top)
+})
+
 test('Ctrl-C stops a flood at once, and the shell answers again', async ({ page }) => {
   const wb = new WorkbenchPage(page)
   await wb.goto(stack.link())

@@ -294,7 +294,7 @@ export async function againstWetty(stack: TestPlatform, sandboxId: string): Prom
     }
     const echo = { ide: [] as number[], wetty: [] as number[] }
     const floods = { ide: [] as Flood[], wetty: [] as Flood[] }
-    // A first flood each, not counted: it fills the scrollback (ten times wetty's in the IDE),
+    // A first flood each, not counted: it fills the scrollback (1,000 lines in both, each's default),
     // which later floods reuse, and warms both pages' code.
     await flood(ide, ideCpu)
     await flood(peer, wettyCpu)

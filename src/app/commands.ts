@@ -1,6 +1,6 @@
 import type { EditorManager } from '../features/editor/EditorManager'
 import type { TerminalManager } from '../features/terminal/TerminalManager'
-import { useTerminalSettings } from '../features/terminal/terminalSettings'
+import { scrollbackChoices, useTerminalSettings } from '../features/terminal/terminalSettings'
 import { sandboxActions } from '../features/toolbar/sandboxActions'
 import type { SandboxSession } from '../sandbox/SandboxSession'
 import { reportErrors } from '../ui/notifications'
@@ -160,6 +160,12 @@ export function workbenchCommands(
       title: `Terminal: Predictive echo ${predictiveEchoTitles[mode]}`,
       enabled: true,
       run: () => useTerminalSettings.getState().setPredictiveEcho(mode),
+    })),
+    ...scrollbackChoices.map((lines) => ({
+      id: `terminal.scrollback.${lines}`,
+      title: `Terminal: Keep ${lines.toLocaleString('en')} lines of scrollback${lines === scrollbackChoices[0] ? ' (the default, fastest)' : ''}`,
+      enabled: true,
+      run: () => useTerminalSettings.getState().setScrollback(lines),
     })),
     {
       id: 'view.fullscreen',

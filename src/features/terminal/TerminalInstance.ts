@@ -102,7 +102,7 @@ export class TerminalInstance {
       // A steady cursor, as VS Code's default: xterm's DOM renderer blinks with a CSS animation that
       // keeps a software-composited page drawing frames, which delays every echo by ~6 ms.
       cursorBlink: false,
-      scrollback: 10_000,
+      scrollback: settings.getState().scrollback,
       allowProposedApi: true,
       theme: terminalThemes[options.theme],
       screenReaderMode: settings.getState().screenReaderMode,
@@ -115,6 +115,7 @@ export class TerminalInstance {
     this.mirror = TerminalTextMirror.forTests(this.term, this.element)
     this.unsubscribeSettings = settings.subscribe((s) => {
       this.term.options.screenReaderMode = s.screenReaderMode
+      this.term.options.scrollback = s.scrollback
       if (this.snapshot.predicting !== this.predicting()) this.update({ predicting: this.predicting() })
     })
     this.bindKeys()
