@@ -43,7 +43,7 @@ export const useTerminalSettings = create<TerminalSettings>()(
       screenReaderMode: false,
       localLinksOpen: 'tab',
       predictiveEcho: 'auto',
-      scrollback: 1_000,
+      scrollback: scrollbackChoices[0],
       toggleCopyOnSelect: () => set((s) => ({ copyOnSelect: !s.copyOnSelect })),
       toggleScreenReaderMode: () => set((s) => ({ screenReaderMode: !s.screenReaderMode })),
       toggleLocalLinksOpen: () =>
