@@ -23,6 +23,39 @@ export function percentile(samples: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN
 }
 
+/** A small seeded generator (mulberry32), so a bench's intervals do not change between printings. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/**
+ * How sure a ratio of two statistics is: the 5th and 95th percentiles of `stat(a) / stat(b)` over
+ * bootstrap resamples of each side (each resampled with replacement, to its own size). A p95 over
+ * a few hundred keys rests on its slowest twenty, so one run's ratio can be far from the next;
+ * the interval says how far, from the samples themselves.
+ */
+export function ratioInterval(
+  a: number[],
+  b: number[],
+  stat: (samples: number[]) => number,
+  resamples = 2000,
+): [number, number] {
+  if (a.length === 0 || b.length === 0) throw new Error('a ratio interval needs samples on both sides')
+  const random = seededRandom(0x5eed)
+  const resample = (samples: number[]) =>
+    samples.map(() => samples[Math.floor(random() * samples.length)] as number)
+  const ratios: number[] = []
+  for (let i = 0; i < resamples; i++) ratios.push(stat(resample(a)) / stat(resample(b)))
+  return [percentile(ratios, 5), percentile(ratios, 95)]
+}
+
 /** Runs `fn` `runs` times (after one warm-up) and returns the samples it reports. */
 export async function sample(runs: number, fn: () => Promise<number> | number): Promise<number[]> {
   await fn()

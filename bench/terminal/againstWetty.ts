@@ -13,19 +13,19 @@ import type { TestPlatform } from '../../server/platform/testing/platformFixture
 import { startDelayingProxy } from '../../server/testing/delayingProxy'
 import { type BareChromium, type BarePage, launchBareChromium } from '../bareChromium'
 import { cpuSecondsOf, findInTree, treeCpuSeconds } from '../processCpu'
-import { type Figure, median, percentile } from '../table'
+import { type Figure, median, percentile, ratioInterval } from '../table'
 import { idleCost } from './idleCost'
 
 const wettyBin = join(import.meta.dirname, '..', '..', '.bench-peers', 'node_modules', '.bin', 'wetty')
-/** Keys typed in each page: the p95 is the 20th slowest, steadier than 200's 10th on a noisy machine. */
-const keysPerPage = 400
+/** Keys typed in each page: the p95 is the 40th slowest, steadier than 400's 20th on a noisy machine. */
+const keysPerPage = 800
 /** The slow link: this much is added each way, by a proxy in front of each (a distant sandbox). */
 const slowLinkOneWayMs = 40
 const slowLinkKeys = 60
 /** Typing alternates between the pages this often, so a noisy moment of a shared machine falls on both. */
-const rounds = 8
-/** Floods are short and noisy: a few in each of the first two rounds, each page's right after the other's. */
-const floodRounds = 2
+const rounds = 16
+/** Floods are short and noisy: a few in each of the first four rounds, each page's right after the other's. */
+const floodRounds = 4
 const floodsPerRound = 3
 const floodBytes = 32 * 1024 * 1024
 /** The flood's command; its end marker (`peer-end-42-{n}`) is made by the shell, so the command line never shows it. */
@@ -313,7 +313,13 @@ export async function againstWetty(stack: TestPlatform, sandboxId: string): Prom
       `CPU per flood: ${Object.keys(side[0]?.cpu ?? {})
         .map((part) => `${part} ${median(side.map((f) => f.cpu[part] ?? 0)).toFixed(2)} s`)
         .join(', ')}`
-    const ratio = (a: number, b: number) => `ratio to wetty ${(a / b).toFixed(2)}`
+    /** The ratio of the IDE's statistic to wetty's, and how sure it is (see `ratioInterval`). */
+    const ratio = (ide: number[], peer: number[], stat: (samples: number[]) => number) => {
+      const [low, high] = ratioInterval(ide, peer, stat)
+      return `ratio to wetty ${(stat(ide) / stat(peer)).toFixed(2)} (90% interval ${low.toFixed(2)}–${high.toFixed(2)})`
+    }
+    const p50 = (samples: number[]) => p(samples, 0.5)
+    const p95 = (samples: number[]) => p(samples, 0.95)
     const isolation = `sandbox through the router, against wetty's local bash`
     return [
       {
@@ -321,7 +327,7 @@ export async function againstWetty(stack: TestPlatform, sandboxId: string): Prom
         median: p(echo.ide, 0.5),
         unit: 'ms',
         runs: echo.ide.length,
-        note: `${ratio(p(echo.ide, 0.5), p(echo.wetty, 0.5))}; ${isolation}`,
+        note: `${ratio(echo.ide, echo.wetty, p50)}; ${isolation}`,
       },
       { name: '  same, p50 (wetty 3.2.0)', median: p(echo.wetty, 0.5), unit: 'ms', runs: echo.wetty.length },
       {
@@ -329,7 +335,7 @@ export async function againstWetty(stack: TestPlatform, sandboxId: string): Prom
         median: p(echo.ide, 0.95),
         unit: 'ms',
         runs: echo.ide.length,
-        note: ratio(p(echo.ide, 0.95), p(echo.wetty, 0.95)),
+        note: ratio(echo.ide, echo.wetty, p95),
       },
       { name: '  same, p95 (wetty 3.2.0)', median: p(echo.wetty, 0.95), unit: 'ms', runs: echo.wetty.length },
       {
@@ -337,7 +343,7 @@ export async function againstWetty(stack: TestPlatform, sandboxId: string): Prom
         median: median(rates.ide),
         unit: 'MB/s',
         runs: rates.ide.length,
-        note: `${ratio(median(rates.ide), median(rates.wetty))} (higher is better); median of the ${rates.ide.length} pairs' ratios ${median(rates.ide.map((rate, i) => rate / (rates.wetty[i] as number))).toFixed(2)}; ${cpuNote(floods.ide)}`,
+        note: `${ratio(rates.ide, rates.wetty, median)} (higher is better); median of the ${rates.ide.length} pairs' ratios ${median(rates.ide.map((rate, i) => rate / (rates.wetty[i] as number))).toFixed(2)}; ${cpuNote(floods.ide)}`,
       },
       {
         name: '  same (wetty 3.2.0)',
