@@ -3,7 +3,7 @@ import { OutputAcks } from './outputAcks'
 
 const window = 1000
 
-function harness(start = 0, clock = { now: 0 }) {
+function harness(start = 0, clock = { now: 0 }, windowBytes = window) {
   const calls: {
     offset: number
     resolve: (flushedTo?: number) => void
@@ -13,7 +13,7 @@ function harness(start = 0, clock = { now: 0 }) {
   const onFlush = vi.fn()
   const acks = new OutputAcks(
     (offset) => new Promise<number | undefined>((resolve, reject) => calls.push({ offset, resolve, reject })),
-    window,
+    windowBytes,
     start,
     onError,
     onFlush,
@@ -79,20 +79,21 @@ describe('OutputAcks', () => {
     }
   })
 
-  it('after a Ctrl-C, acknowledges in steps a quarter as large for half a second, to learn the flush soon', async () => {
+  it('after a Ctrl-C, acknowledges in 64ths of the window for half a second, to learn the flush soon', async () => {
     const clock = { now: 0 }
-    const { acks, calls } = harness(0, clock)
+    const large = 6400
+    const { acks, calls } = harness(0, clock, large)
     acks.hurry()
-    acks.parsed(window / 16 - 1)
+    acks.parsed(large / 64 - 1)
     expect(calls).toEqual([])
-    acks.parsed(window / 16)
-    expect(calls.map((c) => c.offset)).toEqual([window / 16])
+    acks.parsed(large / 64)
+    expect(calls.map((c) => c.offset)).toEqual([large / 64])
     calls[0]?.resolve()
     await settle()
     clock.now = 501
-    acks.parsed(window / 16 + window / 8)
+    acks.parsed(large / 64 + large / 8)
     expect(calls).toHaveLength(1)
-    acks.parsed(window / 16 + window / 4)
-    expect(calls.map((c) => c.offset)).toEqual([window / 16, window / 16 + window / 4])
+    acks.parsed(large / 64 + large / 4)
+    expect(calls.map((c) => c.offset)).toEqual([large / 64, large / 64 + large / 4])
   })
 })

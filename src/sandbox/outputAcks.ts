@@ -9,9 +9,9 @@ const acksPerWindow = 4
 /**
  * For a moment after a Ctrl-C, steps are this much smaller: the answer to an acknowledgement says
  * where the interrupt flushed the output, and the page skips what of it is not shown yet from then
- * on. A quarter of 4 MiB is some 50 ms of a flood's parsing to wait for that news.
+ * on. A 64th of 16 MiB is 256 KiB, some 11 ms of a flood's parsing to wait for that news.
  */
-const hurriedStepDivisor = 4
+const hurriedAcksPerWindow = 64
 const hurryForMs = 500
 /** How long a failed acknowledgement waits before it is tried again. */
 const retryMs = 1000
@@ -68,8 +68,7 @@ export class OutputAcks {
   }
 
   private step(): number {
-    const step = this.window / acksPerWindow
-    return this.now() < this.hurriedUntil ? step / hurriedStepDivisor : step
+    return this.window / (this.now() < this.hurriedUntil ? hurriedAcksPerWindow : acksPerWindow)
   }
 
   private pump(): void {
