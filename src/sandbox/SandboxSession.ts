@@ -38,6 +38,9 @@ export interface RuntimeClients {
   process: Client<typeof Process>
 }
 
+/** Host names of this machine's loopback interface, as a page's location spells them. */
+const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]'])
+
 /**
  * One connected sandbox: its state machine, its clients, and the health loop that moves it
  * between running, paused, reconnecting (backoff with jitter), unreachable and gone. React
@@ -80,6 +83,19 @@ export class SandboxSession {
   subscribe = this.subscribers.add
 
   getSnapshot = (): SessionSnapshot => this.snapshot
+
+  /**
+   * Whether the sandbox runs on the machine this page runs on: the local stack, opened from a
+   * loopback address. Its network is then the loopback interface, whose delays are the machine's
+   * own and whose bytes in flight cost no transfer time.
+   */
+  get onThisMachine(): boolean {
+    return (
+      this.address.source === 'local' &&
+      typeof location !== 'undefined' &&
+      loopbackHosts.has(location.hostname)
+    )
+  }
 
   /** The runtime's URL and token, for /files; undefined until the session knows its runtime. */
   get endpoint(): RuntimeEndpoint | undefined {

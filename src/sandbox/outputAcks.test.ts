@@ -79,21 +79,31 @@ describe('OutputAcks', () => {
     }
   })
 
-  it('after a Ctrl-C, acknowledges in 64ths of the window for half a second, to learn the flush soon', async () => {
+  it('after a Ctrl-C, acknowledges at most 256 KiB at a time for half a second, to learn the flush soon', async () => {
     const clock = { now: 0 }
-    const large = 6400
+    const large = 16 * 1024 * 1024
+    const hurried = 256 * 1024
     const { acks, calls } = harness(0, clock, large)
     acks.hurry()
-    acks.parsed(large / 64 - 1)
+    acks.parsed(hurried - 1)
     expect(calls).toEqual([])
-    acks.parsed(large / 64)
-    expect(calls.map((c) => c.offset)).toEqual([large / 64])
+    acks.parsed(hurried)
+    expect(calls.map((c) => c.offset)).toEqual([hurried])
     calls[0]?.resolve()
     await settle()
     clock.now = 501
-    acks.parsed(large / 64 + large / 8)
+    acks.parsed(hurried + large / 8)
     expect(calls).toHaveLength(1)
-    acks.parsed(large / 64 + large / 4)
-    expect(calls.map((c) => c.offset)).toEqual([large / 64, large / 64 + large / 4])
+    acks.parsed(hurried + large / 4)
+    expect(calls.map((c) => c.offset)).toEqual([hurried, hurried + large / 4])
+  })
+
+  it('after a Ctrl-C, a window smaller than four steps of 256 KiB keeps its quarters', () => {
+    const { acks, calls } = harness()
+    acks.hurry()
+    acks.parsed(window / 4 - 1)
+    expect(calls).toEqual([])
+    acks.parsed(window / 4)
+    expect(calls.map((c) => c.offset)).toEqual([window / 4])
   })
 })

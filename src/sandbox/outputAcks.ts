@@ -7,11 +7,11 @@ const maxInFlight = 2
  */
 const acksPerWindow = 4
 /**
- * For a moment after a Ctrl-C, steps are this much smaller: the answer to an acknowledgement says
+ * For a moment after a Ctrl-C, steps are at most this large: the answer to an acknowledgement says
  * where the interrupt flushed the output, and the page skips what of it is not shown yet from then
- * on. A 64th of 16 MiB is 256 KiB, some 11 ms of a flood's parsing to wait for that news.
+ * on. 256 KiB is some 11 ms of a flood's parsing to wait for that news (a quarter of 4 MiB, 50).
  */
-const hurriedAcksPerWindow = 64
+const hurriedStepBytes = 256 * 1024
 const hurryForMs = 500
 /** How long a failed acknowledgement waits before it is tried again. */
 const retryMs = 1000
@@ -68,7 +68,8 @@ export class OutputAcks {
   }
 
   private step(): number {
-    return this.window / (this.now() < this.hurriedUntil ? hurriedAcksPerWindow : acksPerWindow)
+    const step = this.window / acksPerWindow
+    return this.now() < this.hurriedUntil ? Math.min(step, hurriedStepBytes) : step
   }
 
   private pump(): void {

@@ -16,7 +16,6 @@ import { type StickyCtrl, type TouchKey, touchKeySequence, withCtrl } from './to
 import { xtermPredictionScreen } from './xtermPredictionScreen'
 
 const encoder = new TextEncoder()
-const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]'])
 
 /** What identifies a terminal across reloads (kept in localStorage, never a secret). */
 export interface TerminalRecord {
@@ -327,8 +326,7 @@ export class TerminalInstance {
   private predicting(): boolean {
     const mode = this.settings.getState().predictiveEcho
     if (mode !== 'auto') return mode === 'always'
-    const onThisMachine = this.session.address.source === 'local' && loopbackHosts.has(location.hostname)
-    return !onThisMachine && (this.echo.median ?? 0) > predictAboveMs
+    return !this.session.onThisMachine && (this.echo.median ?? 0) > predictAboveMs
   }
 
   private fitToHost(): void {
