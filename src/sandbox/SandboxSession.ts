@@ -85,9 +85,9 @@ export class SandboxSession {
   getSnapshot = (): SessionSnapshot => this.snapshot
 
   /**
-   * Whether the sandbox runs on the machine this page runs on: the local stack, opened from a
-   * loopback address. Its network is then the loopback interface, whose delays are the machine's
-   * own and whose bytes in flight cost no transfer time.
+   * Whether the sandbox seems to run on the machine this page runs on: the local stack, opened
+   * from a loopback address, whose delays are then the machine's own. A port forwarded from
+   * elsewhere (over SSH, say) looks the same, so nothing costly may rest on it.
    */
   get onThisMachine(): boolean {
     return (

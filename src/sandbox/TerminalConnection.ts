@@ -65,14 +65,12 @@ const resizeDebounceMs = 80
  * xterm's queue); a Ctrl-C skips what of it is not shown yet, so it can be large enough for the
  * acknowledgements never to hold a flood back, and acknowledged in few enough steps (a quarter)
  * that their fetches cost the page little. But what is in flight still crosses the network
- * before the prompt comes back: 4 MiB is 3 s at 10 Mbit/s.
+ * before the prompt comes back: 4 MiB is 3 s at 10 Mbit/s. On one machine 16 MiB drew a flood
+ * 3–13% faster (A/B, one browser), but a loopback address does not prove a fast link (a port
+ * forwarded over SSH is one), and there 16 MiB would be 13 s; a window that follows the link's
+ * bandwidth would have both.
  */
 const outputWindowBytes = 4 * 1024 * 1024
-/**
- * On one machine bytes in flight cost no transfer time, so the window is the runtime's largest:
- * against 4 MiB, a 32 MiB flood came 3–13% faster (six A/B runs in one browser, 12 floods each).
- */
-const outputWindowOnThisMachineBytes = 16 * 1024 * 1024
 
 function shellEnv(): Record<string, string> {
   return { TERM: 'xterm-256color', COLORTERM: 'truecolor', LANG: 'C.UTF-8' }
@@ -205,8 +203,7 @@ export class TerminalConnection {
     if (!endpoint || this.streaming || this.ended) return
     this.streaming = true
     let replayStart: number | undefined
-    const window = this.session.onThisMachine ? outputWindowOnThisMachineBytes : outputWindowBytes
-    const headers = { ...streamHeaders, [outputWindowHeader]: String(window) }
+    const headers = { ...streamHeaders, [outputWindowHeader]: String(outputWindowBytes) }
     const events = {
       signal: this.abort.signal,
       onEvent: (event: ProcessEvent) => {
