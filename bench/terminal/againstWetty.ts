@@ -307,7 +307,6 @@ export async function againstWetty(stack: TestPlatform, sandboxId: string): Prom
         floods.wetty.push(await flood(peer, wettyCpu))
       }
     }
-    const p = (samples: number[], q: number) => percentile(samples, q * 100)
     const rates = { ide: floods.ide.map((f) => f.rate), wetty: floods.wetty.map((f) => f.rate) }
     const cpuNote = (side: Flood[]) =>
       `CPU per flood: ${Object.keys(side[0]?.cpu ?? {})
@@ -318,26 +317,26 @@ export async function againstWetty(stack: TestPlatform, sandboxId: string): Prom
       const [low, high] = ratioInterval(ide, peer, stat)
       return `ratio to wetty ${(stat(ide) / stat(peer)).toFixed(2)} (90% interval ${low.toFixed(2)}–${high.toFixed(2)})`
     }
-    const p50 = (samples: number[]) => p(samples, 0.5)
-    const p95 = (samples: number[]) => p(samples, 0.95)
+    const p50 = (samples: number[]) => percentile(samples, 50)
+    const p95 = (samples: number[]) => percentile(samples, 95)
     const isolation = `sandbox through the router, against wetty's local bash`
     return [
       {
         name: 'IDE vs wetty: keydown to glyph in DOM, p50 (IDE)',
-        median: p(echo.ide, 0.5),
+        median: p50(echo.ide),
         unit: 'ms',
         runs: echo.ide.length,
         note: `${ratio(echo.ide, echo.wetty, p50)}; ${isolation}`,
       },
-      { name: '  same, p50 (wetty 3.2.0)', median: p(echo.wetty, 0.5), unit: 'ms', runs: echo.wetty.length },
+      { name: '  same, p50 (wetty 3.2.0)', median: p50(echo.wetty), unit: 'ms', runs: echo.wetty.length },
       {
         name: 'IDE vs wetty: keydown to glyph in DOM, p95 (IDE)',
-        median: p(echo.ide, 0.95),
+        median: p95(echo.ide),
         unit: 'ms',
         runs: echo.ide.length,
         note: ratio(echo.ide, echo.wetty, p95),
       },
-      { name: '  same, p95 (wetty 3.2.0)', median: p(echo.wetty, 0.95), unit: 'ms', runs: echo.wetty.length },
+      { name: '  same, p95 (wetty 3.2.0)', median: p95(echo.wetty), unit: 'ms', runs: echo.wetty.length },
       {
         name: 'IDE vs wetty: 32 MiB flood, Enter to last line in DOM (IDE)',
         median: median(rates.ide),
