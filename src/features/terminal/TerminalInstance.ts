@@ -285,7 +285,10 @@ export class TerminalInstance {
         })
       }
     }
-    connection.start()
+    // Nothing is parsed before the terminal's character widths are the shell's.
+    void this.addons.widths.then(() => {
+      if (this.connection === connection) connection.start()
+    })
     return connection
   }
 

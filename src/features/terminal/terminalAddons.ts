@@ -1,6 +1,5 @@
 import type { SearchAddon } from '@xterm/addon-search'
 import type { SerializeAddon } from '@xterm/addon-serialize'
-import { Unicode11Addon } from '@xterm/addon-unicode11'
 import { WebLinksAddon } from '@xterm/addon-web-links'
 import type { WebglAddon } from '@xterm/addon-webgl'
 import type { ITerminalAddon, Terminal } from '@xterm/xterm'
@@ -19,6 +18,17 @@ const loadWebglModule = () => {
   webglModule ??= import('@xterm/addon-webgl')
   return webglModule
 }
+
+/**
+ * Unicode 11's width tables (9 kB gzipped), fetched as soon as the page starts, in parallel with
+ * everything else, rather than in the script that must arrive before anything renders.
+ */
+let unicodeModule: Promise<typeof import('@xterm/addon-unicode11')> | undefined
+const loadUnicodeModule = () => {
+  unicodeModule ??= import('@xterm/addon-unicode11')
+  return unicodeModule
+}
+void loadUnicodeModule().catch(() => {})
 
 /** Drops the WebGL contexts of a terminal's canvases now rather than at garbage collection. */
 function releaseContexts(canvases: HTMLCanvasElement[]): void {
@@ -39,7 +49,7 @@ function releaseContexts(canvases: HTMLCanvasElement[]): void {
 export class TerminalAddons {
   private searchAddon: Promise<SearchAddon> | undefined
   private serializer: SerializeAddon | undefined
-  private readonly others: ITerminalAddon[]
+  private readonly others: ITerminalAddon[] = []
   private webgl: WebglAddon | undefined
   /** WebGL failed or lost its context: stay on the DOM renderer until the next attach. */
   private webglBroken = false
@@ -51,20 +61,34 @@ export class TerminalAddons {
     if (last) this.onVisible(last.isIntersecting)
   })
 
+  /**
+   * Resolves once Unicode 11 widths are in use (or could not be fetched: xterm's own Unicode 6
+   * then). Output parsed before would take other widths than the shell's, so none is written
+   * before it resolves.
+   */
+  readonly widths: Promise<void>
+
   constructor(
     private readonly term: Terminal,
     private readonly screen: HTMLElement,
     /** Opens a printed link that was clicked (a localhost link: the sandbox's port, not this machine's). */
     openLink: (uri: string) => void,
   ) {
-    const unicode = new Unicode11Addon()
+    this.widths = loadUnicodeModule().then(
+      ({ Unicode11Addon }) => {
+        if (this.disposed) return
+        const unicode = new Unicode11Addon()
+        this.others.push(unicode)
+        term.loadAddon(unicode)
+        term.unicode.activeVersion = '11'
+      },
+      () => {},
+    )
     const links = new WebLinksAddon((event, uri) => {
       event.preventDefault()
       openLink(uri)
     })
-    this.others = [unicode, links]
-    term.loadAddon(unicode)
-    term.unicode.activeVersion = '11'
+    this.others.push(links)
     term.loadAddon(links)
     // Needed only when the page goes (to keep the screen for a reload): fetched after the start.
     void import('@xterm/addon-serialize').then(
