@@ -28,8 +28,9 @@ export interface Subscription {
    * For a subscription with a window: the client has handled the output before this absolute
    * offset. Answers where a Ctrl-C flushed the output, when that is further on: the client may
    * skip what it has not shown before it, as a terminal drops its output queue on an interrupt.
+   * With `window`, the window changes to it from now on.
    */
-  ack(offset: number): Promise<number | undefined>
+  ack(offset: number, window?: number): Promise<number | undefined>
   close(): void
 }
 
@@ -149,7 +150,11 @@ export class ManagedProcess {
     return {
       events,
       ...(replayStart !== undefined ? { replayStart, replayEnd: this.log.end } : {}),
-      ack: async (offset) => {
+      ack: async (offset, window) => {
+        if (window !== undefined && sub.flow.window !== undefined) {
+          sub.eventBytes = eventBytesFor(window, this.chunkBytes)
+          this.flow.resize(sub.flow, window)
+        }
         this.flow.acknowledged(sub.flow, offset)
         await this.interruptCheck
         return this.flushedTo > offset ? this.flushedTo : undefined

@@ -135,6 +135,37 @@ describe('acknowledged output (X-Output-Window)', () => {
     await reader.cancel()
   })
 
+  it('changes the window when an acknowledgement carries one, and says what it granted', async () => {
+    const res = await start(
+      { process: { cmd: 'yes', args: ['resized'] }, tag: 'resized' },
+      { 'X-Output-Window': String(window) },
+    )
+    const stream = res.headers.get('x-output-stream') as string
+    const reader = new OutputReader(res)
+    const first = await reader.readUntilQuiet(500)
+    expect(first).toBeLessThanOrEqual(window + slack)
+    // Malformed: a 400 with envd's body, and the window stays as it was.
+    const bad = await ack(stream, first, { ...rt.auth, 'X-Output-Window': '-5' })
+    expect(bad.status).toBe(400)
+    expect(await bad.json()).toMatchObject({ code: 400, message: expect.stringContaining('X-Output-Window') })
+    expect(await reader.readUntilQuiet(300)).toBe(first)
+    // Four times the window: about four times as much comes before the flow holds again.
+    const larger = await ack(stream, first, { ...rt.auth, 'X-Output-Window': String(4 * window) })
+    expect(larger.status).toBe(204)
+    expect(larger.headers.get('x-output-window')).toBe(String(4 * window))
+    const second = await reader.readUntilQuiet(500)
+    expect(second - first).toBeGreaterThan(3 * window)
+    expect(second - first).toBeLessThanOrEqual(4 * window + slack)
+    // Clamped as at Start: too small becomes the smallest window.
+    const clamped = await ack(stream, second, { ...rt.auth, 'X-Output-Window': '1' })
+    expect(clamped.headers.get('x-output-window')).toBe(String(64 * 1024))
+    const third = await reader.readUntilQuiet(500)
+    expect(third - second).toBeLessThanOrEqual(64 * 1024 + slack)
+    const list = await postUnary(rt.url, '/process.Process/List', {}, rt.auth)
+    await kill(list.json.processes.find((p: { tag?: string }) => p.tag === 'resized').pid)
+    await reader.cancel()
+  })
+
   it('sends a client with a window larger events (a quarter of it at most), one without envd’s chunks', async () => {
     const flood = { process: { cmd: 'bash', args: ['-c', 'head -c 4000000 /dev/zero'] } }
     const plain = new OutputReader(await start(flood, {}))

@@ -116,6 +116,22 @@ describe('OutputFlow with windows', () => {
     t.flow.flushedTo(500 * KiB)
     expect(a.acked).toBe(100 * KiB)
   })
+
+  it('follows a new window at once: a smaller one pauses, a larger one resumes', () => {
+    const t = setup()
+    const a = t.add('a', { window: 256 * KiB })
+    t.flow.sentUpTo(200 * KiB)
+    t.flow.resize(a, 128 * KiB)
+    expect(t.flow.isPaused).toBe(true)
+    expect(a.window).toBe(128 * KiB)
+    t.flow.resize(a, 1024 * KiB)
+    expect(t.flow.isPaused).toBe(false)
+    expect(t.valve).toEqual({ pauses: 1, resumes: 1 })
+    // One without a window keeps none.
+    const plain = t.add('plain')
+    t.flow.resize(plain, 64 * KiB)
+    expect(plain.window).toBeUndefined()
+  })
 })
 
 describe('OutputFlow without windows', () => {

@@ -25,8 +25,9 @@ export interface FlowSubscriber {
    * Acknowledged output (our extension): the client acknowledges output it has handled, and the
    * process pauses while more than `window` bytes sent to it are unacknowledged. Without a window,
    * what waits in the queue decides, which cannot see the bytes in sockets and the browser.
+   * The client may change it with any acknowledgement (`resize`), as it learns its link.
    */
-  readonly window: number | undefined
+  window: number | undefined
   /** Absolute offset just past the last byte queued for it. */
   sent: number
   /** Absolute offset up to which it acknowledged output. */
@@ -115,6 +116,17 @@ export class OutputFlow {
     sub.acked = Math.min(offset, sub.sent)
     sub.lastProgress = this.now()
     this.resumeIfCaughtUp()
+  }
+
+  /**
+   * The subscriber asked for a new window (only one that has a window may): a smaller one holds
+   * the output back at once, a larger one may let it go on.
+   */
+  resize(sub: FlowSubscriber, window: number): void {
+    if (sub.window === undefined) return
+    sub.window = window
+    if (!this.paused && isBehind(sub)) this.pause()
+    else this.resumeIfCaughtUp()
   }
 
   /** The most output sent to one subscriber with a window and not acknowledged yet. */
