@@ -13,6 +13,7 @@ import {
 import type { ProcessEvent } from '../gen/process_pb'
 import { createInputChannel, type InputChannel } from './inputChannel'
 import { OutputAcks } from './outputAcks'
+import { OutputWindow, type OutputWindowPolicy } from './outputWindow'
 import type { SandboxSession } from './SandboxSession'
 import { pidSelector } from './sandboxProcesses'
 
@@ -52,25 +53,14 @@ export interface TerminalOptions {
   cwd?: string
   /** Runs this shell command (`bash -lc`) instead of an interactive login shell. */
   command?: string
+  /** What sizes the output window; one that follows the link (`OutputWindow`) when absent. */
+  outputWindow?: OutputWindowPolicy
 }
 
 /** Whether the runtime replayed held output on attach (our runtime) or has no replay (E2B's envd). */
 export type ReplaySupport = 'replayed' | 'none'
 
 const resizeDebounceMs = 80
-
-/**
- * Output the runtime may have sent and the terminal not yet parsed, where the runtime supports
- * acknowledged output (ours). It bounds everything in flight (sockets, the browser's own buffers,
- * xterm's queue); a Ctrl-C skips what of it is not shown yet, so it can be large enough for the
- * acknowledgements never to hold a flood back, and acknowledged in few enough steps (a quarter)
- * that their fetches cost the page little. But what is in flight still crosses the network
- * before the prompt comes back: 4 MiB is 3 s at 10 Mbit/s. On one machine 16 MiB drew a flood
- * 3–13% faster (A/B, one browser), but a loopback address does not prove a fast link (a port
- * forwarded over SSH is one), and there 16 MiB would be 13 s; a window that follows the link's
- * bandwidth would have both.
- */
-const outputWindowBytes = 4 * 1024 * 1024
 
 function shellEnv(): Record<string, string> {
   return { TERM: 'xterm-256color', COLORTERM: 'truecolor', LANG: 'C.UTF-8' }
@@ -103,6 +93,14 @@ export class TerminalConnection {
   private streaming = false
   /** Acknowledgements for the current stream, when its runtime granted a window. */
   private acks: OutputAcks | undefined
+  /**
+   * Output the runtime may have sent and the terminal not yet parsed, where the runtime supports
+   * acknowledged output (ours): it bounds everything in flight (sockets, the browser's own
+   * buffers, xterm's queue). A Ctrl-C skips what of it is not shown yet, but what is in flight
+   * still crosses the link first, so its size follows the link (see OutputWindow), and outlives
+   * a stream, as the link does.
+   */
+  private readonly window: OutputWindowPolicy
   private ended = false
   private wanted = false
 
@@ -112,6 +110,7 @@ export class TerminalConnection {
     private readonly options: TerminalOptions,
   ) {
     this.size = { cols: options.cols, rows: options.rows }
+    this.window = options.outputWindow ?? new OutputWindow()
     this.pid = options.existingPid
     this.input = createInputChannel({
       sendInput: (data) => this.sendInput(data),
@@ -203,7 +202,7 @@ export class TerminalConnection {
     if (!endpoint || this.streaming || this.ended) return
     this.streaming = true
     let replayStart: number | undefined
-    const headers = { ...streamHeaders, [outputWindowHeader]: String(outputWindowBytes) }
+    const headers = { ...streamHeaders, [outputWindowHeader]: String(this.window.wanted) }
     const events = {
       signal: this.abort.signal,
       onEvent: (event: ProcessEvent) => {
@@ -326,8 +325,9 @@ export class TerminalConnection {
     const endpoint = this.session.endpoint
     if (!stream || !(window > 0) || !endpoint) return
     this.acks = new OutputAcks(
-      (offset) => acknowledgeOutput(endpoint, stream, offset),
+      (offset, wanted) => acknowledgeOutput(endpoint, stream, offset, wanted),
       window,
+      this.window,
       start,
       () => this.session.reportTrouble(),
       (flushedTo) => this.skipBefore(flushedTo),

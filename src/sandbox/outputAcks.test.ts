@@ -1,25 +1,33 @@
 import { describe, expect, it, vi } from 'vitest'
+import type { AckAnswer } from '../api/outputAck'
 import { OutputAcks } from './outputAcks'
+import { OutputWindow } from './outputWindow'
 
 const window = 1000
 
 function harness(start = 0, clock = { now: 0 }, windowBytes = window) {
   const calls: {
     offset: number
-    resolve: (flushedTo?: number) => void
+    window: number | undefined
+    resolve: (answer?: AckAnswer) => void
     reject: (err: Error) => void
   }[] = []
   const onError = vi.fn()
   const onFlush = vi.fn()
+  const estimate = new OutputWindow(() => clock.now)
   const acks = new OutputAcks(
-    (offset) => new Promise<number | undefined>((resolve, reject) => calls.push({ offset, resolve, reject })),
+    (offset, window) =>
+      new Promise<AckAnswer>((resolve, reject) =>
+        calls.push({ offset, window, resolve: (answer = {}) => resolve(answer), reject }),
+      ),
     windowBytes,
+    estimate,
     start,
     onError,
     onFlush,
     () => clock.now,
   )
-  return { acks, calls, onError, onFlush }
+  return { acks, calls, onError, onFlush, estimate }
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 0))
@@ -52,7 +60,7 @@ describe('OutputAcks', () => {
     await settle()
     expect(onFlush).not.toHaveBeenCalled()
     acks.parsed(600)
-    calls[1]?.resolve(9000)
+    calls[1]?.resolve({ flushedTo: 9000 })
     await settle()
     expect(onFlush).toHaveBeenCalledWith(9000)
   })
@@ -105,5 +113,29 @@ describe('OutputAcks', () => {
     expect(calls).toEqual([])
     acks.parsed(window / 4)
     expect(calls.map((c) => c.offset)).toEqual([window / 4])
+  })
+
+  it('asks for the window the estimate wants only when it differs, and steps by the one granted', async () => {
+    const clock = { now: 0 }
+    const MiB = 1024 * 1024
+    const { acks, calls, estimate } = harness(0, clock, 4 * MiB)
+    // The estimate starts at 1 MiB: the first acknowledgement asks for it.
+    acks.parsed(MiB)
+    expect(calls.map((c) => c.window)).toEqual([MiB])
+    calls[0]?.resolve({ window: MiB })
+    await settle()
+    // Steps are now a quarter of 1 MiB, and nothing new is asked for.
+    acks.parsed(MiB + MiB / 4)
+    expect(calls.map((c) => [c.offset, c.window])).toEqual([
+      [MiB, MiB],
+      [MiB + MiB / 4, undefined],
+    ])
+    calls[1]?.resolve()
+    await settle()
+    // Output parsed at 8 MB/s for half a second: the estimate wants 4 MB, and the next ack asks.
+    clock.now = 500
+    acks.parsed(MiB + 4_000_000)
+    expect(estimate.wanted).toBe(4_000_000)
+    expect(calls[2]?.window).toBe(4_000_000)
   })
 })

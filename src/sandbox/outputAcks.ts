@@ -1,3 +1,6 @@
+import type { AckAnswer } from '../api/outputAck'
+import type { OutputWindowPolicy } from './outputWindow'
+
 /** Acknowledgements in flight at once: one may wait for a busy page while the next goes out. */
 const maxInFlight = 2
 /**
@@ -20,7 +23,8 @@ const retryMs = 1000
  * The client side of acknowledged output: learns the offsets the terminal has parsed and tells
  * the runtime, a quarter of the window at a time, the newest offset each time. The runtime sends
  * while less than the window is unacknowledged, so steps smaller than the window keep output
- * flowing; acknowledgements are cumulative, so two in flight may arrive in any order.
+ * flowing; acknowledgements are cumulative, so two in flight may arrive in any order. The window
+ * follows the link: each acknowledgement asks for the one `OutputWindow` wants, when it differs.
  */
 export class OutputAcks {
   private parsedTo: number
@@ -35,9 +39,12 @@ export class OutputAcks {
   private hurriedUntil = Number.NEGATIVE_INFINITY
 
   constructor(
-    /** One acknowledgement call; answers where a Ctrl-C flushed the output, if further on. */
-    private readonly send: (offset: number) => Promise<number | undefined>,
-    private readonly window: number,
+    /** One acknowledgement call, with a new window to ask for, if any. */
+    private readonly send: (offset: number, window: number | undefined) => Promise<AckAnswer>,
+    /** The window granted when the stream opened. */
+    private window: number,
+    /** What the window should be, from the rate output is parsed at. */
+    private readonly estimate: OutputWindowPolicy,
     /** The offset the stream started at: nothing before it needs acknowledging. */
     start: number,
     private readonly onError: (err: unknown) => void,
@@ -48,11 +55,13 @@ export class OutputAcks {
     this.parsedTo = start
     this.sentTo = start
     this.confirmed = start
+    estimate.restart()
   }
 
   /** The terminal has parsed the output before `offset`. */
   parsed(offset: number): void {
     if (offset > this.parsedTo) this.parsedTo = offset
+    this.estimate.progress(this.parsedTo)
     this.pump()
   }
 
@@ -80,10 +89,14 @@ export class OutputAcks {
       this.parsedTo - this.sentTo >= this.step()
     ) {
       const offset = this.parsedTo
+      const wanted = this.estimate.wanted
+      const sentAt = this.now()
       this.sentTo = offset
       this.inFlight++
-      this.send(offset).then(
-        (flushedTo) => {
+      this.send(offset, wanted === this.window ? undefined : wanted).then(
+        ({ flushedTo, window }) => {
+          this.estimate.roundTrip(this.now() - sentAt)
+          if (window !== undefined) this.window = window
           if (flushedTo !== undefined && !this.disposed) this.onFlush(flushedTo)
           this.confirmed = Math.max(this.confirmed, offset)
           this.inFlight--

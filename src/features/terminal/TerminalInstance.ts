@@ -2,6 +2,7 @@ import { FitAddon } from '@xterm/addon-fit'
 import { Terminal } from '@xterm/xterm'
 import { Subscribers } from '../../common/Subscribers'
 import { EchoTimer } from '../../sandbox/echoTimer'
+import type { OutputWindowPolicy } from '../../sandbox/outputWindow'
 import { OutputWriter } from '../../sandbox/outputWriter'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import { TerminalConnection, type TerminalStatus } from '../../sandbox/TerminalConnection'
@@ -47,6 +48,8 @@ export interface TerminalInstanceOptions {
   cwd?: string
   /** Runs this shell command instead of an interactive shell. */
   command?: string
+  /** What sizes the output window (a bench compares a fixed one). */
+  outputWindow?: OutputWindowPolicy
   /** The touch key bar's Ctrl, shared by the panel's terminals: the next key typed takes it. */
   ctrl?: StickyCtrl
 }
@@ -271,6 +274,7 @@ export class TerminalInstance {
         ...(existingPid !== undefined ? { existingPid } : {}),
         ...(this.options.cwd ? { cwd: this.options.cwd } : {}),
         ...(this.options.command ? { command: this.options.command } : {}),
+        ...(this.options.outputWindow ? { outputWindow: this.options.outputWindow } : {}),
       },
     )
     // A runtime without replay (E2B's envd) sends nothing of the past: show the kept screen instead.
