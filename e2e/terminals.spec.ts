@@ -196,6 +196,32 @@ test('Ctrl-C stops a flood at once, and the shell answers again', async ({ page 
   await wb.run('echo stopped-$((6*7))', 'stopped-42')
 })
 
+test('on a slow link a flood asks for an output window the link crosses in about half a second, and Ctrl-C stops it', async ({
+  page,
+}) => {
+  // 4 Mbit/s each way (a proxy in front of the stack): half a second of it is 250 kB.
+  const proxy = await startDelayingProxy(stack.port, 20, { bytesPerSecond: 500_000 })
+  try {
+    const asked: number[] = []
+    page.on('request', (request) => {
+      const window = request.url().includes('/output-ack') ? request.headers()['x-output-window'] : undefined
+      if (window) asked.push(Number(window))
+    })
+    const wb = new WorkbenchPage(page)
+    await wb.goto(stack.link('/', `http://127.0.0.1:${proxy.port}`))
+    await wb.run('clear', '$')
+    await wb.type('yes flood\n')
+    // The terminal starts at 1 MiB (16 s of this link at a Ctrl-C were it 4 MiB, as before) and
+    // asks for less once it has measured the link, twice over.
+    await expect.poll(() => asked.length, { timeout: 30_000 }).toBeGreaterThanOrEqual(2)
+    expect(Math.max(...asked)).toBeLessThan(1024 * 1024)
+    await page.keyboard.press('Control+C')
+    await wb.run('echo stopped-$((6*7))', 'stopped-42')
+  } finally {
+    await proxy.close()
+  }
+})
+
 test('eight terminals stay responsive together over plain http, with the explorer still listing', async ({
   page,
 }) => {
