@@ -30,12 +30,12 @@ export function serveInFront(
   const files = sirv(dir, { dev: false, etag: true, single })
   const [platformHandler] = platform.server.listeners('request') as RequestListener[]
   if (!platformHandler) throw new Error('the platform server has no request handler')
-  const ownHost = `127.0.0.1:${platform.port}`
   platform.server.removeAllListeners('request')
   platform.server.on('request', (req, res) => {
     // HTTP/2 (a --tls stack) names the host in `:authority`.
     const host = req.headers.host ?? req.headers[':authority']
-    const path = host === ownHost ? pick(req.url ?? '/') : undefined
+    // The platform's own origin, or a proxy's in front of it (another port): not a sandbox's host.
+    const path = host?.startsWith('127.0.0.1:') ? pick(req.url ?? '/') : undefined
     if (path === undefined) return platformHandler(req, res)
     req.url = path
     files(req, res, () => res.writeHead(404).end())

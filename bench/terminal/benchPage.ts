@@ -14,6 +14,7 @@ import { signInFromAddress } from '../../src/app/signIn'
 import { TerminalInstance } from '../../src/features/terminal/TerminalInstance'
 import { useTerminalSettings } from '../../src/features/terminal/terminalSettings'
 import { Process, ProcessSelectorSchema, Signal } from '../../src/gen/process_pb'
+import type { OutputWindowPolicy } from '../../src/sandbox/outputWindow'
 import { OutputWriter } from '../../src/sandbox/outputWriter'
 import { SandboxSession } from '../../src/sandbox/SandboxSession'
 import { benchPrompt } from './benchPrompt'
@@ -201,14 +202,23 @@ const bench = {
     await within(timeoutMs, 'connecting to the sandbox', running)
   },
 
-  /** A new terminal (a new login shell) shown in the host, with the bench prompt; returns its id. */
-  async open(timeoutMs: number): Promise<{ id: number; cols: number; rows: number; renderer: string }> {
+  /**
+   * A new terminal (a new login shell) shown in the host, with the bench prompt; returns its id.
+   * With `fixedWindowBytes`, its output window stays that size instead of following the link.
+   */
+  async open(
+    timeoutMs: number,
+    fixedWindowBytes?: number,
+  ): Promise<{ id: number; cols: number; rows: number; renderer: string }> {
     const current = session
     if (!current) throw new Error('not connected')
     const instance = new TerminalInstance(
       current,
       { id: `bench-${nextId}`, tag: `bench-terminal:${nextId}`, title: `Bench ${nextId}` },
-      { theme: 'dark' },
+      {
+        theme: 'dark',
+        ...(fixedWindowBytes !== undefined ? { outputWindow: new FixedOutputWindow(fixedWindowBytes) } : {}),
+      },
       useTerminalSettings,
       () => {},
     )
@@ -438,6 +448,14 @@ declare global {
   interface Window {
     terminalBench: TerminalBench
   }
+}
+
+/** An output window of one size whatever the link: what the IDE asked for before its window followed the link. */
+class FixedOutputWindow implements OutputWindowPolicy {
+  constructor(readonly wanted: number) {}
+  restart(): void {}
+  progress(): void {}
+  roundTrip(): void {}
 }
 
 window.terminalBench = bench

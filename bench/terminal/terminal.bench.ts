@@ -20,9 +20,10 @@ import { ideLink } from '../../server/platform/access/ideLink'
 import type { RunningPlatform } from '../../server/platform/platformServer'
 import type { TestPlatform } from '../../server/platform/testing/platformFixture'
 import { runtimePort } from '../../server/platform/testing/runtimeBridge'
+import { startDelayingProxy } from '../../server/testing/delayingProxy'
 import { type BareChromium, type BarePage, launchBareChromium } from '../bareChromium'
 import { serveInFront, startBenchPlatform } from '../benchStack'
-import { type Figure, median } from '../table'
+import { type Figure, median, ratioInterval } from '../table'
 import { againstWetty } from './againstWetty'
 import { type BaselineServer, startBaselineServer } from './baselineServer'
 import { benchPrompt } from './benchPrompt'
@@ -390,30 +391,49 @@ async function outputLatency(
   return figures
 }
 
-/** 3. Ctrl-C while `yes` floods the terminal, to the prompt parsed again. */
+/** Output parsed before the key: well into the flood, the output window full by then. */
+const intoFloodBytes = 4 * 1024 * 1024
+
+/** A slow link: 10 Mbit/s each way, 40 ms each way (a proxy in front of the stack). */
+const slowLink = { bytesPerSecond: 1_250_000, oneWayMs: 40, intoFloodBytes: 2 * 1024 * 1024 }
+/** The output window the IDE asked for before it followed the link. */
+const fixedWindowBytes = 4 * 1024 * 1024
+
+/**
+ * Ctrl-C into terminal `id` once `bytes` of a `yes` flood are parsed; answers the time to the
+ * prompt parsed again, and how much output was still parsed after the key.
+ */
+async function interruptOnce(page: BarePage, id: number, bytes: number, deadline: Deadline) {
+  // Shown and focused: the key goes where the focus is.
+  await page.evaluate((id) => window.terminalBench.show(id), id)
+  await page.evaluate((id) => window.terminalBench.type(id, 'yes\r'), id)
+  await page.evaluate(({ id, bytes, ms }) => window.terminalBench.waitParsed(id, bytes, ms), {
+    id,
+    bytes,
+    ms: deadline.left(),
+  })
+  await page.evaluate(({ id, prompt }) => window.terminalBench.arm(id, prompt, true), {
+    id,
+    prompt: benchPrompt,
+  })
+  await page.press('Control+C')
+  const timing = await markerParsed(page, id, Math.min(20_000, deadline.left()))
+  await sleep(200)
+  return timing
+}
+
+/** 3. Ctrl-C while `yes` floods the terminal, to the prompt parsed again (the first is a warm-up). */
 async function interrupt(page: BarePage): Promise<Figure[]> {
   const deadline = new Deadline('Ctrl-C during yes', 120_000)
   const { id } = await openTerminal(page, deadline)
   const samples: number[] = []
   const drained: number[] = []
   for (let run = 0; run < 11; run++) {
-    await page.evaluate((id) => window.terminalBench.type(id, 'yes\r'), id)
-    // Well into the flood: the stream is held back by the output window and watermarks by now.
-    await page.evaluate(({ id, ms }) => window.terminalBench.waitParsed(id, 4 * 1024 * 1024, ms), {
-      id,
-      ms: deadline.left(),
-    })
-    await page.evaluate(({ id, prompt }) => window.terminalBench.arm(id, prompt, true), {
-      id,
-      prompt: benchPrompt,
-    })
-    await page.press('Control+C')
-    const timing = await markerParsed(page, id, Math.min(10_000, deadline.left()))
+    const timing = await interruptOnce(page, id, intoFloodBytes, deadline)
     if (run > 0) {
       samples.push(timing.ms)
       drained.push(timing.bytes)
     }
-    await sleep(200)
   }
   await page.evaluate((id) => window.terminalBench.close(id), id)
   return [
@@ -425,6 +445,63 @@ async function interrupt(page: BarePage): Promise<Figure[]> {
       note: `goal < 200 ms; ${(median(drained) / 1e6).toFixed(1)} MB of output still parsed after the key`,
     },
   ]
+}
+
+/**
+ * 3b. The same over a slow link (a proxy in front of the stack, server/testing/delayingProxy.ts),
+ * the IDE's terminal beside one whose output window stays 4 MiB (as it was before it followed
+ * the link), alternating. What is in flight at the key must cross the link before the prompt.
+ */
+async function interruptOverSlowLink(
+  browser: BareChromium,
+  platform: RunningPlatform,
+  sandboxId: string,
+): Promise<Figure[]> {
+  const proxy = await startDelayingProxy(platform.port, slowLink.oneWayMs, slowLink)
+  const deadline = new Deadline('Ctrl-C over a slow link', 240_000)
+  try {
+    const url = ideLink(`http://127.0.0.1:${proxy.port}`, platform.ideToken.current(), pagePath)
+    const page = await openPage(browser, url, sandboxId)
+    try {
+      const following = (await openTerminal(page, deadline)).id
+      const fixed = (
+        await page.evaluate(([ms, bytes]) => window.terminalBench.open(ms, bytes), [
+          deadline.left(),
+          fixedWindowBytes,
+        ] as const)
+      ).id
+      const times = { following: [] as number[], fixed: [] as number[] }
+      for (let run = 0; run < 7; run++) {
+        const a = await interruptOnce(page, following, slowLink.intoFloodBytes, deadline)
+        const b = await interruptOnce(page, fixed, slowLink.intoFloodBytes, deadline)
+        if (run === 0) continue
+        times.following.push(a.ms)
+        times.fixed.push(b.ms)
+      }
+      const [low, high] = ratioInterval(times.following, times.fixed, median)
+      const ratio = median(times.following) / median(times.fixed)
+      return [
+        {
+          name: 'Ctrl-C during yes over 10 Mbit/s and 40 ms each way',
+          median: median(times.following),
+          unit: 'ms',
+          runs: times.following.length,
+          note: `to prompt parsed; the window following the link, ratio to a fixed 4 MiB ${ratio.toFixed(2)} (90% interval ${low.toFixed(2)}–${high.toFixed(2)})`,
+        },
+        {
+          name: '  same, output window fixed at 4 MiB',
+          median: median(times.fixed),
+          unit: 'ms',
+          runs: times.fixed.length,
+          note: 'what the IDE asked for before',
+        },
+      ]
+    } finally {
+      await page.close()
+    }
+  } finally {
+    await proxy.close()
+  }
 }
 
 /**
@@ -531,6 +608,11 @@ export async function terminalFigures(): Promise<Figure[]> {
     )
     figures.push(...(await attempt('Ctrl-C during yes', () => interrupt(page))))
     await page.close()
+    figures.push(
+      ...(await attempt('Ctrl-C over a slow link', () =>
+        interruptOverSlowLink(browser as BareChromium, platform, sandboxID),
+      )),
+    )
     figures.push(
       ...(await attempt('memory of eight terminals', () => memory(browser as BareChromium, url, sandboxID))),
     )
