@@ -96,7 +96,8 @@ export class OutputAcks {
       this.send(offset, wanted === this.window ? undefined : wanted).then(
         ({ flushedTo, window }) => {
           this.estimate.roundTrip(this.now() - sentAt)
-          if (window !== undefined) this.window = window
+          // A window that is not a number of bytes would stop the acknowledgements: kept as it was.
+          if (window !== undefined && window > 0) this.window = window
           if (flushedTo !== undefined && !this.disposed) this.onFlush(flushedTo)
           this.confirmed = Math.max(this.confirmed, offset)
           this.inFlight--
