@@ -138,4 +138,14 @@ describe('OutputAcks', () => {
     expect(estimate.wanted).toBe(4_000_000)
     expect(calls[2]?.window).toBe(4_000_000)
   })
+
+  it('keeps its window when an answer grants one that is not a positive number of bytes', async () => {
+    const { acks, calls } = harness(0, { now: 0 }, 4000)
+    acks.parsed(1000)
+    calls[0]?.resolve({ window: Number.NaN })
+    await settle()
+    // Still a quarter of 4,000 bytes a step: acknowledgements go on.
+    acks.parsed(2000)
+    expect(calls.map((c) => c.offset)).toEqual([1000, 2000])
+  })
 })
