@@ -148,4 +148,25 @@ describe('OutputAcks', () => {
     acks.parsed(2000)
     expect(calls.map((c) => c.offset)).toEqual([1000, 2000])
   })
+
+  it('asks for a window in one acknowledgement at a time, so the runtime takes them in order', async () => {
+    const clock = { now: 0 }
+    const MiB = 1024 * 1024
+    const { acks, calls } = harness(0, clock, 4 * MiB)
+    acks.parsed(MiB)
+    acks.parsed(2 * MiB)
+    // Both want 1 MiB; only the first asks.
+    expect(calls.map((c) => c.window)).toEqual([MiB, undefined])
+    calls[1]?.resolve()
+    await settle()
+    acks.parsed(3 * MiB)
+    expect(calls[2]?.window).toBeUndefined()
+    // Once the first is answered (granting less than asked), the next asks again.
+    calls[0]?.resolve({ window: MiB / 2 })
+    await settle()
+    calls[2]?.resolve()
+    await settle()
+    acks.parsed(3 * MiB + MiB / 8)
+    expect(calls[3]?.window).toBe(MiB)
+  })
 })

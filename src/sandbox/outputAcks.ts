@@ -24,7 +24,8 @@ const retryMs = 1000
  * the runtime, a quarter of the window at a time, the newest offset each time. The runtime sends
  * while less than the window is unacknowledged, so steps smaller than the window keep output
  * flowing; acknowledgements are cumulative, so two in flight may arrive in any order. The window
- * follows the link: each acknowledgement asks for the one `OutputWindow` wants, when it differs.
+ * follows the link: an acknowledgement asks for the one `OutputWindow` wants when it differs from
+ * the one granted, and no other that asks is in flight.
  */
 export class OutputAcks {
   private parsedTo: number
@@ -35,6 +36,11 @@ export class OutputAcks {
   private inFlight = 0
   private retry: ReturnType<typeof setTimeout> | undefined
   private disposed = false
+  /**
+   * Whether an acknowledgement that asks for a window is in flight: one at a time, so the runtime
+   * takes them in the order they were asked and the window granted last is the one in force.
+   */
+  private asking = false
   /** Until when acknowledgements go in smaller steps (see `hurry`). */
   private hurriedUntil = Number.NEGATIVE_INFINITY
 
@@ -90,21 +96,27 @@ export class OutputAcks {
     ) {
       const offset = this.parsedTo
       const wanted = this.estimate.wanted
+      const ask = this.asking || wanted === this.window ? undefined : wanted
       const sentAt = this.now()
       this.sentTo = offset
       this.inFlight++
-      this.send(offset, wanted === this.window ? undefined : wanted).then(
+      if (ask !== undefined) this.asking = true
+      const settled = () => {
+        this.inFlight--
+        if (ask !== undefined) this.asking = false
+      }
+      this.send(offset, ask).then(
         ({ flushedTo, window }) => {
+          settled()
           this.estimate.roundTrip(this.now() - sentAt)
           // A window that is not a number of bytes would stop the acknowledgements: kept as it was.
           if (window !== undefined && window > 0) this.window = window
           if (flushedTo !== undefined && !this.disposed) this.onFlush(flushedTo)
           this.confirmed = Math.max(this.confirmed, offset)
-          this.inFlight--
           this.pump()
         },
         (err) => {
-          this.inFlight--
+          settled()
           if (this.disposed || this.retry !== undefined) return
           // Sent again later; the runtime cuts a stream that acknowledges nothing for a while.
           this.onError(err)
