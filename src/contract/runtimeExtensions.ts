@@ -25,6 +25,9 @@ export const replayEndHeader = 'X-Replay-End'
  * `X-Output-Flush: <offset>`.
  */
 export const outputWindowHeader = 'X-Output-Window'
+/** The windows a runtime grants: what is asked for, clamped to these. */
+export const minOutputWindowBytes = 64 * 1024
+export const maxOutputWindowBytes = 16 * 1024 * 1024
 export const outputStreamHeader = 'X-Output-Stream'
 export const outputFlushHeader = 'X-Output-Flush'
 export const outputAckPath = '/output-ack'

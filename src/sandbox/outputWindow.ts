@@ -1,9 +1,11 @@
+import { maxOutputWindowBytes } from '../contract/runtimeExtensions'
+
 /** The window a terminal asks for before it has measured anything. */
 export const firstWindowBytes = 1024 * 1024
 /** At least this much, so a slow start or a slow link still gets its output in few acknowledgements. */
 export const minWindowBytes = 256 * 1024
-/** At most this much: the runtime grants no more (server/runtime/process/outputAcks.ts). */
-export const maxWindowBytes = 16 * 1024 * 1024
+/** At most this much: the runtime grants no more. */
+export const maxWindowBytes = maxOutputWindowBytes
 /**
  * What may be in flight is about this long of the output's measured rate. The rate is at most
  * the link's, so after a Ctrl-C the bytes already on their way are through in about this long,

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { outputFlushHeader, outputWindowHeader } from '../../../src/contract/runtimeExtensions'
+import {
+  maxOutputWindowBytes,
+  minOutputWindowBytes,
+  outputFlushHeader,
+  outputWindowHeader,
+} from '../../../src/contract/runtimeExtensions'
 import { sendEnvdError } from '../accessToken'
 import { invalidArgument, messageOf } from '../errors'
 
@@ -13,17 +18,15 @@ import { invalidArgument, messageOf } from '../errors'
 // it has not shown. An acknowledgement may carry `X-Output-Window` too: the window changes to it
 // (clamped, the answer says to what), as the client learns how fast its link is.
 
-/** Bounds of the window a client may ask for. */
+/** The longest acknowledgement body: an offset in decimal, with room to spare. */
 const maxAckBodyBytes = 64
-const minWindowBytes = 64 * 1024
-const maxWindowBytes = 16 * 1024 * 1024
 
 /** The window a request asks for, clamped; undefined without the header. */
 export function parseOutputWindow(header: string | null): number | undefined {
   if (header === null) return undefined
   if (!/^\d{1,15}$/.test(header.trim()))
     throw invalidArgument(`${outputWindowHeader} must be a number of bytes, not '${header}'`)
-  return Math.min(Math.max(Number(header.trim()), minWindowBytes), maxWindowBytes)
+  return Math.min(Math.max(Number(header.trim()), minOutputWindowBytes), maxOutputWindowBytes)
 }
 
 /** The open streams that take acknowledgements, by id. */
