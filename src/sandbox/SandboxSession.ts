@@ -62,6 +62,14 @@ export class SandboxSession {
   readonly processes: SandboxProcesses = sandboxProcesses(this)
   /** When the page last saw the sandbox at work, for whoever polls it. */
   readonly activity = new SandboxActivity()
+  /**
+   * Whether the sandbox seems to run on the machine this page runs on: the local stack, opened
+   * from a loopback address, whose delays are then the machine's own. A port forwarded from
+   * elsewhere (over SSH, say) looks the same, so nothing costly may rest on it. Neither the
+   * address nor the page's location changes, so it is settled once (predictive echo asks on
+   * every key and every piece of output).
+   */
+  readonly onThisMachine: boolean
 
   constructor(readonly address: SandboxAddress) {
     this.snapshot = {
@@ -73,6 +81,8 @@ export class SandboxSession {
       source: address.source,
       teacherHere: false,
     }
+    this.onThisMachine =
+      address.source === 'local' && typeof location !== 'undefined' && loopbackHosts.has(location.hostname)
   }
 
   /** Starts connecting; call once. */
@@ -83,19 +93,6 @@ export class SandboxSession {
   subscribe = this.subscribers.add
 
   getSnapshot = (): SessionSnapshot => this.snapshot
-
-  /**
-   * Whether the sandbox seems to run on the machine this page runs on: the local stack, opened
-   * from a loopback address, whose delays are then the machine's own. A port forwarded from
-   * elsewhere (over SSH, say) looks the same, so nothing costly may rest on it.
-   */
-  get onThisMachine(): boolean {
-    return (
-      this.address.source === 'local' &&
-      typeof location !== 'undefined' &&
-      loopbackHosts.has(location.hostname)
-    )
-  }
 
   /** The runtime's URL and token, for /files; undefined until the session knows its runtime. */
   get endpoint(): RuntimeEndpoint | undefined {
