@@ -132,11 +132,14 @@ describe('OutputAcks', () => {
     ])
     calls[1]?.resolve()
     await settle()
-    // Output parsed at 8 MB/s for half a second: the estimate wants 4 MB, and the next ack asks.
+    // Output parsed at 8 MB/s for half a second, twice: the estimate wants 4 MB, and the next ack asks.
     clock.now = 500
     acks.parsed(MiB + 4_000_000)
+    expect(calls[2]?.window).toBeUndefined()
+    clock.now = 1000
+    acks.parsed(MiB + 8_000_000)
     expect(estimate.wanted).toBe(4_000_000)
-    expect(calls[2]?.window).toBe(4_000_000)
+    expect(calls[3]?.window).toBe(4_000_000)
   })
 
   it('keeps its window when an answer grants one that is not a positive number of bytes', async () => {

@@ -13,8 +13,9 @@ export const maxWindowBytes = maxOutputWindowBytes
  */
 export const drainMs = 500
 /**
- * A rate is measured over at least this long: output that waited in the page (a busy moment) and
- * is parsed at once in a burst inflates it by at most the page's buffer over this time.
+ * A rate is measured over at least this long. Output that waited in the page while it was busy
+ * (loading, rendering) is parsed in a burst that inflates one measurement, by up to a window over
+ * this time; so the window follows the lower of the last two, and changes only once there are two.
  */
 export const measureMs = 400
 /** No output parsed for this long is a pause of the program, not the link: measuring starts over. */
@@ -43,6 +44,8 @@ export class OutputWindow implements OutputWindowPolicy {
   private wantedBytes = firstWindowBytes
   /** Where the current measurement began. */
   private from: { at: number; offset: number } | undefined
+  /** The rate the last measurement found (bytes per ms), in this run of output. */
+  private lastRate: number | undefined
   private lastProgressAt = Number.NEGATIVE_INFINITY
   /**
    * The shortest round trip of an acknowledgement on this stream, ms: the link's own delay.
@@ -64,6 +67,7 @@ export class OutputWindow implements OutputWindowPolicy {
    */
   restart(): void {
     this.from = undefined
+    this.lastRate = undefined
     this.roundTripMs = Number.POSITIVE_INFINITY
   }
 
@@ -72,13 +76,18 @@ export class OutputWindow implements OutputWindowPolicy {
     const now = this.now()
     if (this.from === undefined || now - this.lastProgressAt > idleMs) {
       this.from = { at: now, offset }
+      this.lastRate = undefined
     } else if (now - this.from.at >= measureMs) {
       const bytesPerMs = (offset - this.from.offset) / (now - this.from.at)
-      // A window of less than two round trips would hold the output back by itself.
-      const horizonMs = Number.isFinite(this.roundTripMs) ? Math.max(drainMs, 2 * this.roundTripMs) : drainMs
-      this.wantedBytes = Math.round(
-        Math.min(maxWindowBytes, Math.max(minWindowBytes, bytesPerMs * horizonMs)),
-      )
+      if (this.lastRate !== undefined) {
+        // A window of less than two round trips would hold the output back by itself.
+        const horizonMs = Number.isFinite(this.roundTripMs)
+          ? Math.max(drainMs, 2 * this.roundTripMs)
+          : drainMs
+        const rate = Math.min(bytesPerMs, this.lastRate)
+        this.wantedBytes = Math.round(Math.min(maxWindowBytes, Math.max(minWindowBytes, rate * horizonMs)))
+      }
+      this.lastRate = bytesPerMs
       this.from = { at: now, offset }
     }
     this.lastProgressAt = now
