@@ -203,6 +203,7 @@ export class TerminalConnection {
     this.streaming = true
     let replayStart: number | undefined
     const headers = { ...streamHeaders, [outputWindowHeader]: String(this.window.wanted) }
+    const openedAt = performance.now()
     const events = {
       signal: this.abort.signal,
       onEvent: (event: ProcessEvent) => {
@@ -231,7 +232,7 @@ export class TerminalConnection {
                   end: Number.isSafeInteger(end) ? end : this.offset,
                 })
               this.onReplay = undefined
-              this.acknowledgeFrom(headers, replayStart ?? this.offset)
+              this.acknowledgeFrom(headers, replayStart ?? this.offset, openedAt)
             },
           },
         )
@@ -252,7 +253,7 @@ export class TerminalConnection {
               tag: this.options.tag,
             },
           },
-          { ...events, headers, onHeaders: (headers) => this.acknowledgeFrom(headers, 0) },
+          { ...events, headers, onHeaders: (headers) => this.acknowledgeFrom(headers, 0, openedAt) },
         )
       }
     } catch (err) {
@@ -318,8 +319,13 @@ export class TerminalConnection {
     this.sink.skip(offset)
   }
 
-  /** A runtime that granted an output window (ours) gets acknowledgements of parsed output; envd grants none. */
-  private acknowledgeFrom(headers: Headers, start: number): void {
+  /**
+   * A runtime that granted an output window (ours) gets acknowledgements of parsed output; envd
+   * grants none. The stream's own opening, asked at `openedAt`, is a round trip on a quiet link:
+   * the window learns the link's delay from it, as a flood's acknowledgements, whose answers wait
+   * behind its output, cannot tell it.
+   */
+  private acknowledgeFrom(headers: Headers, start: number, openedAt: number): void {
     const stream = headers.get(outputStreamHeader)
     const window = Number(headers.get(outputWindowHeader))
     const endpoint = this.session.endpoint
@@ -332,6 +338,7 @@ export class TerminalConnection {
       () => this.session.reportTrouble(),
       (flushedTo) => this.skipBefore(flushedTo),
     )
+    this.window.roundTrip(performance.now() - openedAt)
   }
 
   private finish(description: string, exitCode: number | null = null): void {

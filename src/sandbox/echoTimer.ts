@@ -43,13 +43,13 @@ export class EchoTimer {
     this.unansweredSince = now
   }
 
-  /** Output came from the sandbox. */
-  received(): void {
+  /** Output came from the sandbox; returns the key's round trip (ms) when it was its echo. */
+  received(): number | undefined {
     this.unansweredSince = undefined
-    if (this.pendingSince === undefined) return
+    if (this.pendingSince === undefined) return undefined
     const ms = this.now() - this.pendingSince
     this.pendingSince = undefined
-    if (ms > answerWithinMs) return
+    if (ms > answerWithinMs) return undefined
     this.samples.push(ms)
     if (this.samples.length > kept) this.samples.shift()
     const sorted = [...this.samples].sort((a, b) => a - b)
@@ -58,5 +58,6 @@ export class EchoTimer {
       this.medianMs = median
       this.changed(median)
     }
+    return ms
   }
 }

@@ -29,7 +29,10 @@ export interface OutputWindowPolicy {
   restart(): void
   /** The output before absolute offset `offset` has been parsed (or skipped after a Ctrl-C). */
   progress(offset: number): void
-  /** An acknowledgement took `ms` there and back. */
+  /**
+   * A message took `ms` there and back on this link: a stream's opening, a key and its echo, or
+   * an acknowledgement.
+   */
   roundTrip(ms: number): void
 }
 
@@ -48,9 +51,10 @@ export class OutputWindow implements OutputWindowPolicy {
   private lastRate: number | undefined
   private lastProgressAt = Number.NEGATIVE_INFINITY
   /**
-   * The shortest round trip of an acknowledgement on this stream, ms: the link's own delay.
-   * Not an average: an answer waits behind the output in flight, and a window sized by that
-   * wait would grow the wait it measures (bufferbloat).
+   * The shortest round trip on this stream, ms: about the link's own delay. Not an average: an
+   * acknowledgement's answer waits behind the output in flight, and a window sized by that wait
+   * would grow the wait it measures (bufferbloat). A flood's acknowledgements all wait so, from
+   * the first; the stream's opening and the echo of a key typed at a prompt do not.
    */
   private roundTripMs = Number.POSITIVE_INFINITY
 
@@ -93,7 +97,7 @@ export class OutputWindow implements OutputWindowPolicy {
     this.lastProgressAt = now
   }
 
-  /** An acknowledgement took `ms` there and back. */
+  /** A message took `ms` there and back on this link. */
   roundTrip(ms: number): void {
     this.roundTripMs = Math.min(this.roundTripMs, ms)
   }

@@ -2,7 +2,7 @@ import { FitAddon } from '@xterm/addon-fit'
 import { Terminal } from '@xterm/xterm'
 import { Subscribers } from '../../common/Subscribers'
 import { EchoTimer } from '../../sandbox/echoTimer'
-import type { OutputWindowPolicy } from '../../sandbox/outputWindow'
+import { OutputWindow, type OutputWindowPolicy } from '../../sandbox/outputWindow'
 import { OutputWriter } from '../../sandbox/outputWriter'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import { TerminalConnection, type TerminalStatus } from '../../sandbox/TerminalConnection'
@@ -82,6 +82,12 @@ export class TerminalInstance {
   private inPast = false
   private pastEndsAt = 0
   private readonly echo = new EchoTimer((echoMs) => this.update({ echoMs, predicting: this.predicting() }))
+  /**
+   * Sizes the output window, across this terminal's connections. It also learns the link's delay
+   * from the echoes of keys typed, which a flood's queue does not delay as it delays its own
+   * acknowledgements.
+   */
+  private readonly outputWindow: OutputWindowPolicy
   private readonly prediction: PredictiveEcho
   private connection: TerminalConnection
   private snapshot: TerminalSnapshot
@@ -131,6 +137,7 @@ export class TerminalInstance {
     this.term.parser.registerCsiHandler({ final: 'n' }, replaying)
     this.term.parser.registerCsiHandler({ final: 'c' }, replaying)
     this.term.parser.registerCsiHandler({ prefix: '>', final: 'c' }, replaying)
+    this.outputWindow = options.outputWindow ?? new OutputWindow()
     this.writer = new OutputWriter((data, parsed) => this.term.write(this.prediction.output(data), parsed))
     this.prediction = new PredictiveEcho(xtermPredictionScreen(this.term, this.writer.idle), {
       enabled: () => this.predicting(),
@@ -249,7 +256,8 @@ export class TerminalInstance {
       this.session,
       {
         write: (data, end, parsed) => {
-          this.echo.received()
+          const echoMs = this.echo.received()
+          if (echoMs !== undefined) this.outputWindow.roundTrip(echoMs)
           this.writer.push(data, end, () => {
             if (end >= this.pastEndsAt) this.inPast = false
             parsed?.()
@@ -274,7 +282,7 @@ export class TerminalInstance {
         ...(existingPid !== undefined ? { existingPid } : {}),
         ...(this.options.cwd ? { cwd: this.options.cwd } : {}),
         ...(this.options.command ? { command: this.options.command } : {}),
-        ...(this.options.outputWindow ? { outputWindow: this.options.outputWindow } : {}),
+        outputWindow: this.outputWindow,
       },
     )
     // A runtime without replay (E2B's envd) sends nothing of the past: show the kept screen instead.
