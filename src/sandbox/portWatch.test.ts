@@ -120,4 +120,40 @@ describe('PortWatch', () => {
     stop()
     vi.useRealTimers()
   })
+
+  it('waits for a pause in typing before it looks, for at most two seconds', async () => {
+    vi.useFakeTimers({ now: 1_000_000 })
+    const lookedAt: number[] = []
+    const activity = new SandboxActivity()
+    const watch = new PortWatch(
+      async () => {
+        lookedAt.push(Date.now() - 1_000_000)
+        return ports()
+      },
+      () => true,
+      { everyMs: 500, quietEveryMs: 3000, activity },
+    )
+    const stop = watch.subscribe(() => {})
+    await vi.advanceTimersByTimeAsync(100)
+    expect(lookedAt).toEqual([0])
+    // A word typed from 300 ms, a key every 100 ms until 700: the look due at 500 waits until
+    // typing has paused for 250 ms, at 950; the next keeps the pace from there.
+    for (let at = 300; at <= 700; at += 100) {
+      await vi.advanceTimersByTimeAsync(at - (Date.now() - 1_000_000))
+      activity.typed()
+    }
+    await vi.advanceTimersByTimeAsync(1000)
+    expect(lookedAt).toEqual([0, 950, 1450])
+    // Typing that goes on (a key every 50 ms from 1.7 s to 6 s): looks at most two seconds late.
+    for (let at = 1700; at <= 6000; at += 50) {
+      await vi.advanceTimersByTimeAsync(at - (Date.now() - 1_000_000))
+      activity.typed()
+    }
+    // The look due at 1950 comes at 3950; the one due at 4450, 250 ms after the last key.
+    expect(lookedAt.slice(3)).toEqual([3950])
+    await vi.advanceTimersByTimeAsync(1000)
+    expect(lookedAt.slice(3)).toEqual([3950, 6250, 6750])
+    stop()
+    vi.useRealTimers()
+  })
 })

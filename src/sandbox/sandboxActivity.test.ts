@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SandboxActivity } from './sandboxActivity'
+import { SandboxActivity, typingPauseMs } from './sandboxActivity'
 
 describe('SandboxActivity', () => {
   it('keeps the last moment of activity and tells its followers at most once a second', () => {
@@ -15,5 +15,20 @@ describe('SandboxActivity', () => {
     stop()
     activity.note()
     expect(told).toBe(3)
+  })
+
+  it('tells how long until typing pauses, and counts a keystroke as activity', () => {
+    let now = 0
+    const activity = new SandboxActivity(() => now)
+    expect(activity.untilTypingPauses()).toBe(0)
+    activity.note() // output is not typing
+    expect(activity.untilTypingPauses()).toBe(0)
+    now = 1000
+    activity.typed()
+    expect(activity.last).toBe(1000)
+    now = 1100
+    expect(activity.untilTypingPauses()).toBe(typingPauseMs - 100)
+    now = 1000 + typingPauseMs
+    expect(activity.untilTypingPauses()).toBe(0)
   })
 })

@@ -2,6 +2,8 @@ import { Subscribers } from '../common/Subscribers'
 
 /** Followers hear of activity at most this often: a flood of output tells them once a second. */
 const tellEveryMs = 1000
+/** Typing has paused once no key went for this long: longer than most gaps between keys of a word. */
+export const typingPauseMs = 250
 
 /**
  * When the page last saw the sandbox at work: a keystroke to one of its terminals, or output from
@@ -10,6 +12,7 @@ const tellEveryMs = 1000
  */
 export class SandboxActivity {
   private lastAt = Number.NEGATIVE_INFINITY
+  private lastKeyAt = Number.NEGATIVE_INFINITY
   private toldAt = Number.NEGATIVE_INFINITY
   private readonly subscribers = new Subscribers()
 
@@ -21,6 +24,17 @@ export class SandboxActivity {
     if (this.lastAt - this.toldAt < tellEveryMs) return
     this.toldAt = this.lastAt
     this.subscribers.notify()
+  }
+
+  /** A keystroke went to a terminal: activity, and typing that background work can make way for. */
+  typed(): void {
+    this.lastKeyAt = this.now()
+    this.note()
+  }
+
+  /** How long until typing pauses (no keystroke for `typingPauseMs`), ms; 0 once it has. */
+  untilTypingPauses(): number {
+    return Math.max(0, this.lastKeyAt + typingPauseMs - this.now())
   }
 
   /** When the page last saw activity (epoch ms), or -Infinity. */
