@@ -6,6 +6,7 @@ import {
   maxMessageBytes,
   openStreamInput,
   StreamInputHttpError,
+  streamInputDataEnvelope,
   streamInputEnvelope,
 } from './streamInputTransport'
 
@@ -68,6 +69,28 @@ describe('StreamInput messages', () => {
       ),
     ).toBe('{"data":{"input":{"pty":"bHMN"}}}')
     expect(json(streamInputEnvelope({ case: 'keepalive', value: {} }))).toBe('{"keepalive":{}}')
+  })
+
+  it('writes a data message with the very bytes protobuf makes of it', () => {
+    const every = Uint8Array.from({ length: 256 }, (_, i) => i)
+    const paste = Uint8Array.from({ length: maxMessageBytes }, (_, i) => (i * 7919) % 251)
+    for (const input of [
+      bytes(''),
+      bytes('a'),
+      bytes('ls\r'),
+      bytes('é€😀'),
+      bytes('\x1b[A'),
+      every,
+      paste,
+    ]) {
+      const viaProtobuf = streamInputEnvelope({
+        case: 'data',
+        value: { input: { input: { case: 'pty', value: input } } },
+      })
+      expect(streamInputDataEnvelope(input)).toEqual(viaProtobuf)
+    }
+    // A piece of a larger buffer is encoded as itself, not as the buffer around it.
+    expect(streamInputDataEnvelope(every.subarray(65, 68))).toEqual(streamInputDataEnvelope(bytes('ABC')))
   })
 })
 

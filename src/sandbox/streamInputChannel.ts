@@ -5,6 +5,7 @@ import {
   type StreamInputTarget,
   supportsRequestStreams,
 } from '../api/streamInputTransport'
+import { IdleTimer } from '../common/IdleTimer'
 import type { InputChannel } from './inputChannel'
 import { takeBytes } from './takeBytes'
 
@@ -64,17 +65,19 @@ function reasonOf(err: unknown): string {
 export class StreamInputChannel implements InputChannel {
   private queued: Uint8Array[] = []
   private burst: Burst | undefined
-  private idleTimer: ReturnType<typeof setTimeout> | undefined
+  /** Ends the open burst after `burstIdleMs` without typing. */
+  private readonly idle: IdleTimer
   private fallen: InputChannel | undefined
   private disposed = false
   private readonly open: (target: StreamInputTarget) => StreamInputCall
-  private readonly burstIdleMs: number
   private readonly maxBurstBytes: number
 
   constructor(private readonly options: StreamInputChannelOptions) {
     this.open = options.open ?? ((target) => openStreamInput(target))
-    this.burstIdleMs = options.burstIdleMs ?? 1000
     this.maxBurstBytes = options.maxBurstBytes ?? 64 * 1024
+    this.idle = new IdleTimer(options.burstIdleMs ?? 1000, () => {
+      if (this.burst) this.end(this.burst)
+    })
   }
 
   /** Whether input now goes by SendInput (the runtime is not https, or streaming failed). */
@@ -133,9 +136,8 @@ export class StreamInputChannel implements InputChannel {
       burst.written.push(chunk)
       burst.bytes += chunk.length
     }
-    clearTimeout(this.idleTimer)
     if (burst.bytes >= this.maxBurstBytes) this.end(burst)
-    else this.idleTimer = setTimeout(() => this.end(burst), this.burstIdleMs)
+    else this.idle.restart()
   }
 
   /**
@@ -160,7 +162,7 @@ export class StreamInputChannel implements InputChannel {
 
   private end(burst: Burst): void {
     if (burst.ending || burst !== this.burst) return
-    clearTimeout(this.idleTimer)
+    this.idle.stop()
     burst.ending = true
     void burst.call.finish()
   }
@@ -181,7 +183,7 @@ export class StreamInputChannel implements InputChannel {
 
   private failed(burst: Burst, err: unknown): void {
     if (burst !== this.burst || this.disposed) return
-    clearTimeout(this.idleTimer)
+    this.idle.stop()
     this.burst = undefined
     // A call opened ahead that never carried anything: nothing to resend, nothing to judge by.
     if (burst.bytes === 0 && this.queued.length === 0) return
@@ -204,7 +206,7 @@ export class StreamInputChannel implements InputChannel {
   }
 
   private dropBurst(): void {
-    clearTimeout(this.idleTimer)
+    this.idle.stop()
     const burst = this.burst
     this.burst = undefined
     burst?.call.abort()
