@@ -138,7 +138,7 @@ export class TerminalConnection {
   /** Keystrokes and pastes, in order. */
   write(data: Uint8Array): void {
     if (this.ended) return
-    this.session.activity.typed()
+    this.session.activity.typed(data.includes(0x0d))
     this.input.push(data)
     // By StreamInput a Ctrl-C has no answer; acknowledgements bring where it flushed the output.
     if (data.includes(0x03)) this.acks?.hurry()

@@ -30,5 +30,11 @@ describe('SandboxActivity', () => {
     expect(activity.untilTypingPauses()).toBe(typingPauseMs - 100)
     now = 1000 + typingPauseMs
     expect(activity.untilTypingPauses()).toBe(0)
+    // Enter: a command starts, typing has paused.
+    activity.typed()
+    expect(activity.untilTypingPauses()).toBe(typingPauseMs)
+    activity.typed(true)
+    expect(activity.untilTypingPauses()).toBe(0)
+    expect(activity.last).toBe(now)
   })
 })

@@ -26,9 +26,12 @@ export class SandboxActivity {
     this.subscribers.notify()
   }
 
-  /** A keystroke went to a terminal: activity, and typing that background work can make way for. */
-  typed(): void {
-    this.lastKeyAt = this.now()
+  /**
+   * A keystroke went to a terminal: activity, and typing that background work can make way for.
+   * Enter ends it: a command starts, and what it does (a port it opens) is worth looking at now.
+   */
+  typed(enter = false): void {
+    this.lastKeyAt = enter ? Number.NEGATIVE_INFINITY : this.now()
     this.note()
   }
 
