@@ -4,6 +4,25 @@ import { SandboxActivity } from './sandboxActivity'
 
 const ports = (...numbers: number[]) => numbers.map((port) => ({ port, allAddresses: true, inode: port + 1 }))
 
+/**
+ * A watch with the busy and quiet paces, followed from time 0 of a fake clock: the moments (ms)
+ * it looked at, and the activity that sets its pace.
+ */
+function followedOnAClock() {
+  vi.useFakeTimers({ now: 1_000_000 })
+  const lookedAt: number[] = []
+  const activity = new SandboxActivity()
+  const watch = new PortWatch(
+    async () => {
+      lookedAt.push(Date.now() - 1_000_000)
+      return ports()
+    },
+    () => true,
+    { everyMs: 500, quietEveryMs: 3000, activity },
+  )
+  return { lookedAt, activity, watch, stop: watch.subscribe(() => {}) }
+}
+
 describe('PortWatch', () => {
   it('tells which ports opened and closed between looks, and nothing when nothing changed', async () => {
     vi.useFakeTimers()
@@ -88,18 +107,7 @@ describe('PortWatch', () => {
   })
 
   it('looks seldom while the sandbox is quiet, soon after it wakes up, often while it is busy or a port is waited for', async () => {
-    vi.useFakeTimers({ now: 1_000_000 })
-    const lookedAt: number[] = []
-    const activity = new SandboxActivity()
-    const watch = new PortWatch(
-      async () => {
-        lookedAt.push(Date.now() - 1_000_000)
-        return ports()
-      },
-      () => true,
-      { everyMs: 500, quietEveryMs: 3000, activity },
-    )
-    const stop = watch.subscribe(() => {})
+    const { lookedAt, activity, watch, stop } = followedOnAClock()
     // Quiet: the first look at once, then every 3 s.
     await vi.advanceTimersByTimeAsync(7000)
     expect(lookedAt).toEqual([0, 3000, 6000])
@@ -122,18 +130,7 @@ describe('PortWatch', () => {
   })
 
   it('waits for a pause in typing before it looks, for at most two seconds', async () => {
-    vi.useFakeTimers({ now: 1_000_000 })
-    const lookedAt: number[] = []
-    const activity = new SandboxActivity()
-    const watch = new PortWatch(
-      async () => {
-        lookedAt.push(Date.now() - 1_000_000)
-        return ports()
-      },
-      () => true,
-      { everyMs: 500, quietEveryMs: 3000, activity },
-    )
-    const stop = watch.subscribe(() => {})
+    const { lookedAt, activity, stop } = followedOnAClock()
     await vi.advanceTimersByTimeAsync(100)
     expect(lookedAt).toEqual([0])
     // A word typed from 300 ms, a key every 100 ms until 700: the look due at 500 waits until
