@@ -15,16 +15,8 @@ const lookEveryMs = 500
 const quietLookEveryMs = 3000
 /** How long after a keystroke or a terminal's output the sandbox counts as busy. */
 const busyForMs = 15_000
-/**
- * A look waits for a pause in typing, for at most this long past when it was due. A look is two
- * calls, and the echo of a key typed meanwhile waits behind them in the runtime and the page:
- * such keys' echoes took twice as long (p50 16 ms against 7 in a trace of 110 keys at a fast
- * typist's pace). Ports open after a command starts, when typing has paused.
- */
-const yieldToTypingMs = 2000
-
 /** What the watch learns of the sandbox at work. */
-type ActivitySignal = Pick<SandboxActivity, 'last' | 'subscribe' | 'untilTypingPauses'>
+type ActivitySignal = Pick<SandboxActivity, 'last' | 'subscribe' | 'pauseInTyping'>
 
 /** Finds the processes behind listening sockets, by inode. */
 export type FindOwners = (inodes: number[]) => Promise<Map<number, PortOwner>>
@@ -64,8 +56,6 @@ export class PortWatch {
   private owners = new Map<number, PortOwner | null>()
   /** When the next look is due (epoch ms), while one is scheduled. */
   private nextAt = 0
-  /** When the look now waiting for a pause in typing was due (epoch ms). */
-  private dueAt: number | undefined
   /** Followers waiting on a port (a preview of a closed one): they keep the busy pace. */
   private waiting = 0
   private stopHearing: (() => void) | undefined
@@ -116,7 +106,6 @@ export class PortWatch {
       if (--this.following === 0) {
         clearTimeout(this.timer)
         this.timer = undefined
-        this.dueAt = undefined
         this.stopHearing?.()
       }
     }
@@ -166,10 +155,13 @@ export class PortWatch {
   private async look(): Promise<void> {
     clearTimeout(this.timer)
     this.timer = undefined
-    if (this.waitForTypingPause()) return
     this.looking = true
+    // A look is two calls, and the echo of a key typed meanwhile waits behind them in the runtime
+    // and the page: such keys' echoes took twice as long (p50 16 ms against 7 in a trace of 110
+    // keys at a fast typist's pace). Ports open after a command starts, when typing has paused.
+    await this.activity?.pauseInTyping()
     const visible = typeof document === 'undefined' || document.visibilityState === 'visible'
-    if (this.running() && visible) {
+    if (this.following > 0 && this.running() && visible) {
       try {
         // A new port shows at once; its process follows when the sandbox has told it.
         const ports = await this.list()
@@ -179,19 +171,6 @@ export class PortWatch {
     }
     this.looking = false
     if (this.following > 0) this.schedule(this.busy() ? this.everyMs : this.quietEveryMs)
-  }
-
-  /** While typing goes on, puts the look off until it pauses (within `yieldToTypingMs`); true if it did. */
-  private waitForTypingPause(): boolean {
-    const wait = this.activity?.untilTypingPauses() ?? 0
-    const now = this.now()
-    this.dueAt ??= now
-    if (wait > 0 && now - this.dueAt < yieldToTypingMs) {
-      this.schedule(Math.min(wait, this.dueAt + yieldToTypingMs - now))
-      return true
-    }
-    this.dueAt = undefined
-    return false
   }
 
   /** Publishes `ports` with the owners known so far, when anything changed. */

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest'
-import { SandboxActivity, typingPauseMs } from './sandboxActivity'
+import { describe, expect, it, vi } from 'vitest'
+import { SandboxActivity, typingPauseMs, yieldToTypingMs } from './sandboxActivity'
 
 describe('SandboxActivity', () => {
   it('keeps the last moment of activity and tells its followers at most once a second', () => {
@@ -36,5 +36,36 @@ describe('SandboxActivity', () => {
     activity.typed(true)
     expect(activity.untilTypingPauses()).toBe(0)
     expect(activity.last).toBe(now)
+  })
+
+  it('waits for a pause in typing, or for its longest wait while typing goes on', async () => {
+    vi.useFakeTimers({ now: 0 })
+    try {
+      const activity = new SandboxActivity()
+      /** Asked at the first of keys typed `typeEveryMs` apart until `untilMs`: when it resolves. */
+      const resolvedAt = async (typeEveryMs: number, untilMs: number) => {
+        let at: number | undefined
+        const start = Date.now()
+        if (untilMs > 0) activity.typed()
+        const paused = activity.pauseInTyping().then(() => {
+          at = Date.now() - start
+        })
+        for (let t = typeEveryMs; t < untilMs; t += typeEveryMs) {
+          await vi.advanceTimersByTimeAsync(typeEveryMs)
+          activity.typed()
+        }
+        await vi.advanceTimersByTimeAsync(5000)
+        await paused
+        return at
+      }
+      // Nobody typing: at once.
+      expect(await resolvedAt(1000, 0)).toBe(0)
+      // Keys every 100 ms for 600 ms: the last at 500, the pause 250 ms later.
+      expect(await resolvedAt(100, 600)).toBe(500 + typingPauseMs)
+      // Keys every 100 ms for 5 s: no pause, so no longer than the longest wait.
+      expect(await resolvedAt(100, 5000)).toBe(yieldToTypingMs)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })

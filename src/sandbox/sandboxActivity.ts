@@ -4,6 +4,8 @@ import { Subscribers } from '../common/Subscribers'
 const tellEveryMs = 1000
 /** Typing has paused once no key went for this long: longer than most gaps between keys of a word. */
 export const typingPauseMs = 250
+/** Background work waits for a pause in typing at most this long. */
+export const yieldToTypingMs = 2000
 
 /**
  * When the page last saw the sandbox at work: a keystroke to one of its terminals, or output from
@@ -38,6 +40,20 @@ export class SandboxActivity {
   /** How long until typing pauses (no keystroke for `typingPauseMs`), ms; 0 once it has. */
   untilTypingPauses(): number {
     return Math.max(0, this.lastKeyAt + typingPauseMs - this.now())
+  }
+
+  /**
+   * Resolves once typing pauses, or after `atMostMs`. Whoever polls the sandbox waits for it: a
+   * call and its answer occupy the runtime and the page for a few milliseconds, and the echo of a
+   * key typed meanwhile waits behind them.
+   */
+  async pauseInTyping(atMostMs = yieldToTypingMs): Promise<void> {
+    const until = this.now() + atMostMs
+    for (let wait = this.untilTypingPauses(); wait > 0; wait = this.untilTypingPauses()) {
+      const left = until - this.now()
+      if (left <= 0) return
+      await new Promise((resolve) => setTimeout(resolve, Math.min(wait, left)))
+    }
   }
 
   /** When the page last saw activity (epoch ms), or -Infinity. */

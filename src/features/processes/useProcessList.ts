@@ -17,6 +17,7 @@ export function useProcessList(session: SandboxSession) {
     enabled: running,
     refetchInterval: running ? refetchMs : false,
     queryFn: async () => {
+      await session.activity.pauseInTyping()
       const { processes, attached } = await session.processes.listing()
       return { processes: [...processes].sort((a, b) => a.pid - b.pid), attached }
     },
