@@ -217,7 +217,8 @@ test('on a slow link a flood asks for an output window the link crosses in about
     // The terminal starts at 1 MiB (16 s of this link at a Ctrl-C were it 4 MiB, as before) and
     // asks for less once it has measured the link, twice over: about 250 kB, so its floor of
     // 256 KiB. Not two round trips of its acknowledgements (600–700 kB before): their answers
-    // wait behind the flood queued on the link; the stream's opening told the link's delay.
+    // wait behind the flood queued on the link; the stream's opening told the link's delay
+    // (keys typed at once, as here, are not timed).
     // Watched over some 2 MB of the flood (32 acknowledgements of a quarter of 256 KiB).
     await expect.poll(() => acks, { timeout: 30_000 }).toBeGreaterThanOrEqual(32)
     expect(asked.length).toBeGreaterThanOrEqual(1)

@@ -5,6 +5,7 @@
  * task each time, on the path from keydown to send.
  */
 export class IdleTimer {
+  /** On the monotonic clock: the wall clock may jump. */
   private deadline = 0
   private timer: ReturnType<typeof setTimeout> | undefined
 
@@ -15,7 +16,7 @@ export class IdleTimer {
 
   /** Fires `ms` after the last call, unless stopped first. */
   restart(): void {
-    this.deadline = Date.now() + this.ms
+    this.deadline = performance.now() + this.ms
     this.timer ??= setTimeout(this.check, this.ms)
   }
 
@@ -25,7 +26,7 @@ export class IdleTimer {
   }
 
   private readonly check = (): void => {
-    const left = this.deadline - Date.now()
+    const left = this.deadline - performance.now()
     if (left > 0) {
       this.timer = setTimeout(this.check, left)
       return

@@ -321,9 +321,10 @@ export class TerminalConnection {
 
   /**
    * A runtime that granted an output window (ours) gets acknowledgements of parsed output; envd
-   * grants none. The stream's own opening, asked at `openedAt`, is a round trip on a quiet link:
-   * the window learns the link's delay from it, as a flood's acknowledgements, whose answers wait
-   * behind its output, cannot tell it.
+   * grants none. The stream's own opening, asked at `openedAt`, is one to three round trips (a
+   * connection's set-up, the process's start) before any of its output: the window learns from
+   * it an upper bound of the link's delay, which a flood's acknowledgements, whose answers wait
+   * behind the flood queued on the link, overstate many times over.
    */
   private acknowledgeFrom(headers: Headers, start: number, openedAt: number): void {
     const stream = headers.get(outputStreamHeader)

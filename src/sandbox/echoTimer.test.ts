@@ -52,17 +52,6 @@ describe('EchoTimer', () => {
     expect(t.median).toBe(7)
   })
 
-  it("returns each timed key's round trip, for the output window to learn the link's delay", () => {
-    const { t, wait } = timer()
-    t.sent('a')
-    wait(42)
-    expect(t.received()).toBe(42)
-    expect(t.received()).toBeUndefined() // more output, no key waiting
-    t.sent('hello')
-    wait(5)
-    expect(t.received()).toBeUndefined()
-  })
-
   it('drops a key that gets no answer within a second (a password prompt)', () => {
     const { t, key, wait } = timer()
     t.sent('x')

@@ -43,13 +43,13 @@ export class EchoTimer {
     this.unansweredSince = now
   }
 
-  /** Output came from the sandbox; returns the key's round trip (ms) when it was its echo. */
-  received(): number | undefined {
+  /** Output came from the sandbox. */
+  received(): void {
     this.unansweredSince = undefined
-    if (this.pendingSince === undefined) return undefined
+    if (this.pendingSince === undefined) return
     const ms = this.now() - this.pendingSince
     this.pendingSince = undefined
-    if (ms > answerWithinMs) return undefined
+    if (ms > answerWithinMs) return
     this.samples.push(ms)
     if (this.samples.length > kept) this.samples.shift()
     const sorted = [...this.samples].sort((a, b) => a - b)
@@ -58,6 +58,5 @@ export class EchoTimer {
       this.medianMs = median
       this.changed(median)
     }
-    return ms
   }
 }

@@ -29,10 +29,7 @@ export interface OutputWindowPolicy {
   restart(): void
   /** The output before absolute offset `offset` has been parsed (or skipped after a Ctrl-C). */
   progress(offset: number): void
-  /**
-   * A message took `ms` there and back on this link: a stream's opening, a key and its echo, or
-   * an acknowledgement.
-   */
+  /** A message took `ms` there and back on this link: a stream's opening, or an acknowledgement. */
   roundTrip(ms: number): void
 }
 
@@ -54,7 +51,7 @@ export class OutputWindow implements OutputWindowPolicy {
    * The shortest round trip on this stream, ms: about the link's own delay. Not an average: an
    * acknowledgement's answer waits behind the output in flight, and a window sized by that wait
    * would grow the wait it measures (bufferbloat). A flood's acknowledgements all wait so, from
-   * the first; the stream's opening and the echo of a key typed at a prompt do not.
+   * the first; the stream's opening, before any output, does not.
    */
   private roundTripMs = Number.POSITIVE_INFINITY
 

@@ -64,6 +64,17 @@ describe('SandboxActivity', () => {
       expect(await resolvedAt(100, 600)).toBe(500 + typingPauseMs)
       // Keys every 100 ms for 5 s: no pause, so no longer than the longest wait.
       expect(await resolvedAt(100, 5000)).toBe(yieldToTypingMs)
+      // Enter 50 ms after a key: a command starts, and the wait ends with it.
+      activity.typed()
+      let endedAt: number | undefined
+      const start = Date.now()
+      void activity.pauseInTyping().then(() => {
+        endedAt = Date.now() - start
+      })
+      await vi.advanceTimersByTimeAsync(50)
+      activity.typed(true)
+      await vi.advanceTimersByTimeAsync(0)
+      expect(endedAt).toBe(50)
     } finally {
       vi.useRealTimers()
     }

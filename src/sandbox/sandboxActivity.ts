@@ -15,6 +15,8 @@ export const yieldToTypingMs = 2000
 export class SandboxActivity {
   private lastAt = Number.NEGATIVE_INFINITY
   private lastKeyAt = Number.NEGATIVE_INFINITY
+  /** Wakes those waiting for a pause in typing, at an Enter. */
+  private readonly waiting = new Set<() => void>()
   private toldAt = Number.NEGATIVE_INFINITY
   private readonly subscribers = new Subscribers()
 
@@ -34,6 +36,7 @@ export class SandboxActivity {
    */
   typed(enter = false): void {
     this.lastKeyAt = enter ? Number.NEGATIVE_INFINITY : this.now()
+    if (enter) for (const wake of [...this.waiting]) wake()
     this.note()
   }
 
@@ -52,7 +55,15 @@ export class SandboxActivity {
     for (let wait = this.untilTypingPauses(); wait > 0; wait = this.untilTypingPauses()) {
       const left = until - this.now()
       if (left <= 0) return
-      await new Promise((resolve) => setTimeout(resolve, Math.min(wait, left)))
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer)
+          this.waiting.delete(wake)
+          resolve()
+        }
+        const timer = setTimeout(wake, Math.min(wait, left))
+        this.waiting.add(wake)
+      })
     }
   }
 

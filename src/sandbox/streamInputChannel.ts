@@ -176,6 +176,8 @@ export class StreamInputChannel implements InputChannel {
 
   private acknowledged(burst: Burst): void {
     if (burst !== this.burst) return
+    // A call the runtime ended on its own: its idle deadline must not end the next one.
+    this.idle.stop()
     this.burst = undefined
     this.pump()
     this.openAhead()

@@ -2,7 +2,7 @@ import { FitAddon } from '@xterm/addon-fit'
 import { Terminal } from '@xterm/xterm'
 import { Subscribers } from '../../common/Subscribers'
 import { EchoTimer } from '../../sandbox/echoTimer'
-import { OutputWindow, type OutputWindowPolicy } from '../../sandbox/outputWindow'
+import type { OutputWindowPolicy } from '../../sandbox/outputWindow'
 import { OutputWriter } from '../../sandbox/outputWriter'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import { TerminalConnection, type TerminalStatus } from '../../sandbox/TerminalConnection'
@@ -82,12 +82,6 @@ export class TerminalInstance {
   private inPast = false
   private pastEndsAt = 0
   private readonly echo = new EchoTimer((echoMs) => this.update({ echoMs, predicting: this.predicting() }))
-  /**
-   * Sizes the output window, across this terminal's connections. It also learns the link's delay
-   * from the echoes of keys typed, which a flood's queue does not delay as it delays its own
-   * acknowledgements.
-   */
-  private readonly outputWindow: OutputWindowPolicy
   private readonly prediction: PredictiveEcho
   private connection: TerminalConnection
   private snapshot: TerminalSnapshot
@@ -137,7 +131,6 @@ export class TerminalInstance {
     this.term.parser.registerCsiHandler({ final: 'n' }, replaying)
     this.term.parser.registerCsiHandler({ final: 'c' }, replaying)
     this.term.parser.registerCsiHandler({ prefix: '>', final: 'c' }, replaying)
-    this.outputWindow = options.outputWindow ?? new OutputWindow()
     this.writer = new OutputWriter((data, parsed) => this.term.write(this.prediction.output(data), parsed))
     this.prediction = new PredictiveEcho(xtermPredictionScreen(this.term, this.writer.idle), {
       enabled: () => this.predicting(),
@@ -256,8 +249,7 @@ export class TerminalInstance {
       this.session,
       {
         write: (data, end, parsed) => {
-          const echoMs = this.echo.received()
-          if (echoMs !== undefined) this.outputWindow.roundTrip(echoMs)
+          this.echo.received()
           this.writer.push(data, end, () => {
             if (end >= this.pastEndsAt) this.inPast = false
             parsed?.()
@@ -282,7 +274,7 @@ export class TerminalInstance {
         ...(existingPid !== undefined ? { existingPid } : {}),
         ...(this.options.cwd ? { cwd: this.options.cwd } : {}),
         ...(this.options.command ? { command: this.options.command } : {}),
-        outputWindow: this.outputWindow,
+        ...(this.options.outputWindow ? { outputWindow: this.options.outputWindow } : {}),
       },
     )
     // A runtime without replay (E2B's envd) sends nothing of the past: show the kept screen instead.
