@@ -33,7 +33,8 @@ export function streamInputEnvelope(
 /**
  * The data message for `bytes` of keystrokes: the same bytes as `streamInputEnvelope` makes of it
  * (a test holds them equal), written directly. Every key takes this path, and building it through
- * protobuf's reflection was a third of the page's own work between a keydown and its send.
+ * protobuf's reflection took about 0.07 ms a key (a page profile of 160 keys), over a quarter of
+ * what the page does between a keydown and its send beyond what wetty's does.
  */
 export function streamInputDataEnvelope(bytes: Uint8Array): Uint8Array {
   return encodeEnvelope(encoder.encode(`{"data":{"input":{"pty":"${base64Encode(bytes)}"}}}`))
