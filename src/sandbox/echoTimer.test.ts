@@ -52,6 +52,25 @@ describe('EchoTimer', () => {
     expect(t.median).toBe(7)
   })
 
+  it('does not time a key typed while output flows: the next output was on its way already', () => {
+    const { t, key, wait } = timer()
+    // A flood: output every 5 ms, and a key typed in it "answered" 2 ms later.
+    for (let i = 0; i < 10; i++) {
+      t.received()
+      wait(5)
+    }
+    t.received()
+    wait(5)
+    t.sent('q')
+    wait(2)
+    t.received()
+    expect(t.median).toBeUndefined()
+    // Once the output has been quiet a while, keys are timed again.
+    wait(100)
+    key('a', 40)
+    expect(t.median).toBe(40)
+  })
+
   it('drops a key that gets no answer within a second (a password prompt)', () => {
     const { t, key, wait } = timer()
     t.sent('x')

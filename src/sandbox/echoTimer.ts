@@ -7,6 +7,11 @@
 const kept = 9
 /** Longer than this is no echo of that key. */
 const answerWithinMs = 1000
+/**
+ * A key sent less than this after the last output came while output was flowing (a flood, a
+ * build's log): the next output was on its way already, and says nothing of the key's round trip.
+ */
+const outputQuietMs = 30
 
 /** One key that may be echoed: a printable character or backspace, not a paste or an escape. */
 export function isSingleKey(data: string): boolean {
@@ -19,6 +24,7 @@ export class EchoTimer {
   private pendingSince: number | undefined
   /** When input was last sent that no output has followed yet. */
   private unansweredSince: number | undefined
+  private lastOutputAt = Number.NEGATIVE_INFINITY
   private readonly samples: number[] = []
   private medianMs: number | undefined
 
@@ -39,13 +45,15 @@ export class EchoTimer {
     const waiting = this.unansweredSince !== undefined && now - this.unansweredSince < answerWithinMs
     // A key sent while earlier input is unanswered: whose echo comes next cannot be told. Time
     // none until the output catches up.
-    this.pendingSince = !waiting && isSingleKey(data) ? now : undefined
+    const flowing = now - this.lastOutputAt < outputQuietMs
+    this.pendingSince = !waiting && !flowing && isSingleKey(data) ? now : undefined
     this.unansweredSince = now
   }
 
   /** Output came from the sandbox. */
   received(): void {
     this.unansweredSince = undefined
+    this.lastOutputAt = this.now()
     if (this.pendingSince === undefined) return
     const ms = this.now() - this.pendingSince
     this.pendingSince = undefined
