@@ -24,6 +24,8 @@ const slowLinkOneWayMs = 40
 const slowLinkKeys = 60
 /** Typing alternates between the pages this often, so a noisy moment of a shared machine falls on both. */
 const rounds = 16
+/** Neither page is typed into for this long after each round (a typist's pause between bursts). */
+const pauseBetweenRoundsMs = 1000
 /** Floods are short and noisy: a few in each of the first four rounds, each page's right after the other's. */
 const floodRounds = 4
 const floodsPerRound = 3
@@ -298,10 +300,14 @@ export async function againstWetty(stack: TestPlatform, sandboxId: string): Prom
     // which later floods reuse, and warms both pages' code.
     await flood(ide, ideCpu)
     await flood(peer, wettyCpu)
-    // Rounds alternate, so a noisy moment of a shared machine falls on both.
+    // Rounds alternate, so a noisy moment of a shared machine falls on both. Each ends in a pause
+    // of both pages, as a typist pauses between bursts: the IDE's background work (its ports and
+    // process list), which waits for a pause in typing, then falls there, not on wetty's round.
     for (let round = 0; round < rounds; round++) {
       echo.ide.push(...(await keysToGlyphs(ide, keysPerPage / rounds)))
+      await sleep(pauseBetweenRoundsMs)
       echo.wetty.push(...(await keysToGlyphs(peer, keysPerPage / rounds)))
+      await sleep(pauseBetweenRoundsMs)
       for (let f = 0; f < (round < floodRounds ? floodsPerRound : 0); f++) {
         floods.ide.push(await flood(ide, ideCpu))
         floods.wetty.push(await flood(peer, wettyCpu))
