@@ -52,10 +52,11 @@ export class EchoTimer {
 
   /** Output came from the sandbox. */
   received(): void {
+    const now = this.now()
     this.unansweredSince = undefined
-    this.lastOutputAt = this.now()
+    this.lastOutputAt = now
     if (this.pendingSince === undefined) return
-    const ms = this.now() - this.pendingSince
+    const ms = now - this.pendingSince
     this.pendingSince = undefined
     if (ms > answerWithinMs) return
     this.samples.push(ms)
