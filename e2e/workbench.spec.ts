@@ -22,9 +22,13 @@ async function tabTo(page: Page, target: Locator): Promise<void> {
   throw new Error(`could not reach ${target} with Tab`)
 }
 
-function secondsLeft(text: string | null): number {
-  const parts = (text ?? '').replace('Time left ', '').split(':').map(Number)
-  return parts.reduce((total, n) => total * 60 + n, 0)
+/** The toolbar's time left, in minutes: "1 h 05 min", "29 min", or "1:59" in the last two. */
+function minutesLeft(text: string | null): number {
+  const label = (text ?? '').replace('Time left ', '')
+  const clock = label.match(/^(\d+):(\d\d)$/)
+  if (clock) return Number(clock[1]) + Number(clock[2]) / 60
+  const hours = Number(label.match(/(\d+) h/)?.[1] ?? 0)
+  return hours * 60 + Number(label.match(/(\d+) min$/)?.[1] ?? Number.NaN)
 }
 
 test('opens the default sandbox; pause disables input and the runtime answers 502; resume goes on in the same shell', async ({
@@ -73,11 +77,11 @@ test('every toolbar action works from the command palette', async ({ page }) => 
   await expect(wb.state).toHaveText('Paused')
   await wb.command('Sandbox: Resume')
   await expect(wb.state).toHaveText('Running')
-  const before = secondsLeft(await page.getByTestId('time-left').textContent())
+  const before = minutesLeft(await page.getByTestId('time-left').textContent())
   await wb.command('Sandbox: Extend timeout by 30 minutes')
   await expect
-    .poll(async () => secondsLeft(await page.getByTestId('time-left').textContent()))
-    .toBeGreaterThan(before + 25 * 60)
+    .poll(async () => minutesLeft(await page.getByTestId('time-left').textContent()))
+    .toBeGreaterThan(before + 25)
   await wb.command('Theme: Dark')
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark')
   await wb.command('Theme: Light')
@@ -99,12 +103,12 @@ test('every toolbar action works from the keyboard alone', async ({ page }) => {
   await tabTo(page, wb.toolbar.getByRole('button', { name: 'Resume' }))
   await page.keyboard.press('Enter')
   await expect(wb.state).toHaveText('Running')
-  const before = secondsLeft(await page.getByTestId('time-left').textContent())
+  const before = minutesLeft(await page.getByTestId('time-left').textContent())
   await tabTo(page, wb.toolbar.getByRole('button', { name: 'Extend' }))
   await page.keyboard.press('Enter')
   await expect
-    .poll(async () => secondsLeft(await page.getByTestId('time-left').textContent()))
-    .toBeGreaterThan(before + 25 * 60)
+    .poll(async () => minutesLeft(await page.getByTestId('time-left').textContent()))
+    .toBeGreaterThan(before + 25)
   await tabTo(page, wb.toolbar.getByRole('combobox', { name: 'Theme' }))
   await page.keyboard.press('ArrowDown')
   await page.keyboard.press('ArrowDown')

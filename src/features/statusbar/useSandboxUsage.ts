@@ -14,6 +14,10 @@ export function useSandboxUsage(
   session: SandboxSession,
   running: boolean,
 ): NonNullable<SandboxUsage> | undefined {
-  const load = useCallback(() => session.usage(), [session])
+  const load = useCallback(async () => {
+    // Its answer redraws the meters, a frame that a typed key's echo would wait behind.
+    await session.activity.pauseInTyping()
+    return session.usage()
+  }, [session])
   return usePolling(running ? load : undefined, pollMs) ?? undefined
 }

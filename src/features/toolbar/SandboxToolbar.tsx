@@ -1,7 +1,8 @@
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import { stateLabel } from '../../sandbox/sessionState'
+import { useTimeLeft } from '../../ui/timeLeft'
 import { useExternalStore } from '../../ui/useExternalStore'
-import { formatDuration, useNow } from '../../ui/useNow'
+import { useNow } from '../../ui/useNow'
 import { sandboxActions } from './sandboxActions'
 
 /** The sandbox's id, state, pause/resume, time left with a way to extend it. */
@@ -13,10 +14,9 @@ export function SandboxToolbar({
   children?: React.ReactNode
 }) {
   const snap = useExternalStore(session)
-  const now = useNow()
   const actions = sandboxActions(session)
   const { state } = snap
-  const timeLeft = snap.endAt === undefined ? undefined : snap.endAt - now
+  const timeLeft = useTimeLeft(snap.endAt)
   return (
     <div className="toolbar" role="toolbar" aria-label="Sandbox">
       <span className="toolbar-id" title="Sandbox id">
@@ -27,9 +27,7 @@ export function SandboxToolbar({
       </span>
       {state.kind === 'reconnecting' && (
         <>
-          <span className="muted" data-testid="reconnect-countdown">
-            next try in {Math.max(0, Math.ceil((state.nextTryAt - now) / 1000))} s
-          </span>
+          <ReconnectCountdown nextTryAt={state.nextTryAt} />
           <button type="button" onClick={actions.retryNow}>
             Retry now
           </button>
@@ -47,8 +45,12 @@ export function SandboxToolbar({
       )}
       {snap.hasPlatform && timeLeft !== undefined && (
         <>
-          <span className="muted" title="Time before the sandbox's timeout" data-testid="time-left">
-            Time left {formatDuration(timeLeft)}
+          <span
+            className="muted"
+            title={`Time before the sandbox's timeout, at ${new Date(snap.endAt as number).toLocaleTimeString()}`}
+            data-testid="time-left"
+          >
+            Time left {timeLeft}
           </span>
           <button type="button" onClick={actions.extend} title="Add 30 minutes to the time left">
             Extend
@@ -63,5 +65,15 @@ export function SandboxToolbar({
       <span className="toolbar-spacer" />
       {children}
     </div>
+  )
+}
+
+/** Seconds until the next try to reconnect; ticks only while it is shown. */
+function ReconnectCountdown({ nextTryAt }: { nextTryAt: number }) {
+  const now = useNow()
+  return (
+    <span className="muted" data-testid="reconnect-countdown">
+      next try in {Math.max(0, Math.ceil((nextTryAt - now) / 1000))} s
+    </span>
   )
 }
