@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react'
+import { formatDuration } from './useNow'
 
 /** Below this, the time left counts down by the second: the moment to extend it. */
 export const secondsShownBelowMs = 2 * 60_000
@@ -10,10 +11,8 @@ export const secondsShownBelowMs = 2 * 60_000
  */
 export function timeLeftLabel(ms: number): string {
   const left = Math.max(0, ms)
-  if (left < secondsShownBelowMs) {
-    const seconds = Math.floor(left / 1000)
-    return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`
-  }
+  // Whole seconds, rounded down, as the minutes are.
+  if (left < secondsShownBelowMs) return formatDuration(Math.floor(left / 1000) * 1000)
   const minutes = Math.floor(left / 60_000)
   const h = Math.floor(minutes / 60)
   return h > 0 ? `${h} h ${String(minutes % 60).padStart(2, '0')} min` : `${minutes} min`

@@ -43,11 +43,11 @@ export function SandboxToolbar({
           Resume
         </button>
       )}
-      {snap.hasPlatform && timeLeft !== undefined && (
+      {snap.hasPlatform && snap.endAt !== undefined && (
         <>
           <span
             className="muted"
-            title={`Time before the sandbox's timeout, at ${new Date(snap.endAt as number).toLocaleTimeString()}`}
+            title={`Time before the sandbox's timeout, at ${new Date(snap.endAt).toLocaleTimeString()}`}
             data-testid="time-left"
           >
             Time left {timeLeft}
