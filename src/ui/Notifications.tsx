@@ -1,4 +1,4 @@
-import { Icon } from './Icon'
+import { IconButton } from './IconButton'
 import { useNotices } from './notifications'
 
 /** Errors and news, announced to screen readers, each dismissable. */
@@ -10,9 +10,7 @@ export function Notifications() {
       {notices.map((n) => (
         <div key={n.id} className={`notice notice-${n.kind}`} role={n.kind === 'error' ? 'alert' : 'status'}>
           <span>{n.text}</span>
-          <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => dismiss(n.id)}>
-            <Icon name="close" />
-          </button>
+          <IconButton icon="close" label="Dismiss" onClick={() => dismiss(n.id)} />
         </div>
       ))}
     </section>

@@ -1,6 +1,7 @@
 import type { KeyboardEvent } from 'react'
 import { displayName } from '../../ui/displayName'
 import { Icon } from '../../ui/Icon'
+import { IconButton } from '../../ui/IconButton'
 import type { EditorManager } from './EditorManager'
 import type { EditorDocument } from './OpenDocument'
 
@@ -71,16 +72,12 @@ export function EditorTabs({
                 {doc.deletedOnDisk && <span className="visually-hidden"> (deleted on disk)</span>}
               </button>
               {/* For the mouse: a tablist holds tabs only, so the keyboard closes a tab with Delete. */}
-              <button
-                type="button"
-                className="icon-button"
-                title={`Close ${name} (Delete)`}
-                aria-hidden="true"
-                tabIndex={-1}
+              <IconButton
+                icon="close"
+                label={`Close ${name} (Delete)`}
+                mouseOnly
                 onClick={() => manager.requestClose(doc.id)}
-              >
-                <Icon name="close" />
-              </button>
+              />
             </div>
           )
         })}

@@ -2,7 +2,7 @@ import { useMemo, useRef, useState } from 'react'
 import type { FileWatch } from '../../sandbox/fileWatch'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import { displayName } from '../../ui/displayName'
-import { Icon } from '../../ui/Icon'
+import { IconButton } from '../../ui/IconButton'
 import { reportErrors } from '../../ui/notifications'
 import { useExternalStore } from '../../ui/useExternalStore'
 import { ContextMenu, type MenuItem } from './ContextMenu'
@@ -141,54 +141,35 @@ function Explorer({
       <div className="panel-header">
         <h2 className="panel-title">Files</h2>
         <div className="explorer-tools">
-          <button
-            type="button"
-            className="icon-button"
-            aria-label="New file"
+          <IconButton
+            icon="new-file"
+            label="New file"
             disabled={!editable}
             onClick={() => setNaming({ kind: 'file', dir: folderOf(activeRow()) })}
-          >
-            <Icon name="new-file" />
-          </button>
-          <button
-            type="button"
-            className="icon-button"
-            aria-label="New folder"
+          />
+          <IconButton
+            icon="new-folder"
+            label="New folder"
             disabled={!editable}
             onClick={() => setNaming({ kind: 'folder', dir: folderOf(activeRow()) })}
-          >
-            <Icon name="new-folder" />
-          </button>
-          <button
-            type="button"
-            className="icon-button"
-            aria-label="Refresh files"
+          />
+          <IconButton
+            icon="refresh"
+            label="Refresh files"
             onClick={() => {
               for (const dir of tree.visibleDirs()) void loadDir(session, tree, dir)
             }}
-          >
-            <Icon name="refresh" />
-          </button>
-          <button
-            type="button"
-            className="icon-button"
-            aria-label="Collapse all folders"
-            onClick={() => tree.collapseAll()}
-          >
-            <Icon name="collapse-all" />
-          </button>
-          <button
-            type="button"
-            className="icon-button"
-            aria-label="Show hidden files"
-            aria-pressed={showHidden}
+          />
+          <IconButton icon="collapse-all" label="Collapse all folders" onClick={() => tree.collapseAll()} />
+          <IconButton
+            icon={showHidden ? 'eye' : 'eye-closed'}
+            label="Show hidden files"
+            pressed={showHidden}
             onClick={() => {
               tree.setShowHidden(!showHidden)
               setShowHidden(!showHidden)
             }}
-          >
-            <Icon name={showHidden ? 'eye' : 'eye-closed'} />
-          </button>
+          />
         </div>
       </div>
       {naming && (

@@ -1,4 +1,4 @@
-import { Icon } from '../../ui/Icon'
+import { IconButton } from '../../ui/IconButton'
 import { useExternalStore } from '../../ui/useExternalStore'
 import type { UploadQueue } from './uploads'
 
@@ -22,14 +22,7 @@ export function UploadList({ queue }: { queue: UploadQueue }) {
                   value={u.sent}
                   aria-label={`Uploading ${u.path.slice(u.path.lastIndexOf('/') + 1)}`}
                 />
-                <button
-                  type="button"
-                  className="icon-button"
-                  aria-label={`Cancel ${u.path}`}
-                  onClick={() => queue.cancel(u.id)}
-                >
-                  <Icon name="close" />
-                </button>
+                <IconButton icon="close" label={`Cancel ${u.path}`} onClick={() => queue.cancel(u.id)} />
               </>
             )}
             {u.state === 'done' && <span>uploaded</span>}

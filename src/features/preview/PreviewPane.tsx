@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react'
 import type { PortWatch } from '../../sandbox/portWatch'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
-import { Icon } from '../../ui/Icon'
+import { IconButton } from '../../ui/IconButton'
 import { useExternalStore } from '../../ui/useExternalStore'
 import type { PreviewModel } from './PreviewModel'
 
@@ -45,17 +45,20 @@ export function PreviewPane({
   return (
     <section className="preview" aria-label={`Preview of port ${target.port}`}>
       <form className="preview-bar" onSubmit={go}>
-        <button type="button" aria-label="Back" disabled={!target.canGoBack} onClick={() => model.back()}>
-          <Icon name="arrow-left" />
-        </button>
-        <button
-          type="button"
-          aria-label="Forward"
+        <IconButton
+          icon="arrow-left"
+          label="Back"
+          framed
+          disabled={!target.canGoBack}
+          onClick={() => model.back()}
+        />
+        <IconButton
+          icon="arrow-right"
+          label="Forward"
+          framed
           disabled={!target.canGoForward}
           onClick={() => model.forward()}
-        >
-          <Icon name="arrow-right" />
-        </button>
+        />
         <span className="port-number">:{target.port}</span>
         <input aria-label="Path" value={path} onChange={(e) => setPath(e.target.value)} spellCheck={false} />
         <button type="button" onClick={() => model.reload()}>
@@ -66,9 +69,7 @@ export function PreviewPane({
             Open in new tab
           </a>
         )}
-        <button type="button" aria-label="Close preview" onClick={() => model.close()}>
-          <Icon name="close" />
-        </button>
+        <IconButton icon="close" label="Close preview" framed onClick={() => model.close()} />
       </form>
       {!url ? (
         <p className="panel-message">

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import type { ProcessInfo } from '../../sandbox/sandboxProcesses'
-import { Icon } from '../../ui/Icon'
+import { IconButton } from '../../ui/IconButton'
 import { reportErrors } from '../../ui/notifications'
 import { useExternalStore } from '../../ui/useExternalStore'
 import { attachTitle } from './commandLine'
@@ -52,15 +52,12 @@ export function ProcessPanel({ session, onAttach }: ProcessPanelProps) {
         <h2 className="panel-title" id={titleId}>
           Processes
         </h2>
-        <button
-          type="button"
-          className="icon-button"
-          aria-label="Refresh processes"
+        <IconButton
+          icon="refresh"
+          label="Refresh processes"
           disabled={!running}
           onClick={() => list.refetch()}
-        >
-          <Icon name="refresh" />
-        </button>
+        />
       </div>
       {!running && <p className="panel-message">The list is updated while the sandbox runs.</p>}
       {running && list.isError && (

@@ -1,7 +1,7 @@
 import '@xterm/xterm/css/xterm.css'
 import { Suspense } from 'react'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
-import { Icon } from '../../ui/Icon'
+import { IconButton } from '../../ui/IconButton'
 import { lazyNamed } from '../../ui/lazyNamed'
 import { useExternalStore } from '../../ui/useExternalStore'
 import { touchFirst, useMediaQuery } from '../../ui/useMediaQuery'
@@ -46,38 +46,19 @@ export function TerminalPanel({ session, manager }: { session: SandboxSession; m
                 </button>
                 {/* For the mouse: a tablist holds tabs only, so the keyboard closes a tab with Delete. */}
                 {first && (
-                  <button
-                    type="button"
-                    className="icon-button"
-                    title={`Close ${name} (Delete)`}
-                    aria-hidden="true"
-                    tabIndex={-1}
-                    onClick={close}
-                  >
-                    <Icon name="close" />
-                  </button>
+                  <IconButton icon="close" label={`Close ${name} (Delete)`} mouseOnly onClick={close} />
                 )}
               </div>
             )
           })}
         </div>
         <div className="tab-actions">
-          <button
-            type="button"
-            className="icon-button"
-            aria-label="New terminal"
-            onClick={() => manager.create()}
-          >
-            <Icon name="add" />
-          </button>
-          <button
-            type="button"
-            className="icon-button"
-            aria-label="Split terminal"
+          <IconButton icon="add" label="New terminal" onClick={() => manager.create()} />
+          <IconButton
+            icon="split-horizontal"
+            label="Split terminal"
             onClick={() => manager.create({ split: true })}
-          >
-            <Icon name="split-horizontal" />
-          </button>
+          />
         </div>
       </div>
       {tabs.map((tab) => (

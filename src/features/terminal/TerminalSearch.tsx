@@ -1,6 +1,6 @@
 import type { ISearchOptions, SearchAddon } from '@xterm/addon-search'
 import { useEffect, useRef, useState } from 'react'
-import { Icon } from '../../ui/Icon'
+import { IconButton } from '../../ui/IconButton'
 
 /** Highlights for every match and the current one; the search addon reports counts only with these. */
 const options: ISearchOptions = {
@@ -110,33 +110,19 @@ export function TerminalSearch({
         }}
       />
       <span aria-live="polite">{resultText(results)}</span>
-      <button
-        type="button"
-        className="icon-button"
-        aria-label="Previous match"
+      <IconButton
+        icon="arrow-up"
+        label="Previous match"
         aria-keyshortcuts="Shift+Enter"
         onClick={() => find('previous')}
-      >
-        <Icon name="arrow-up" />
-      </button>
-      <button
-        type="button"
-        className="icon-button"
-        aria-label="Next match"
+      />
+      <IconButton
+        icon="arrow-down"
+        label="Next match"
         aria-keyshortcuts="Enter"
         onClick={() => find('next')}
-      >
-        <Icon name="arrow-down" />
-      </button>
-      <button
-        type="button"
-        className="icon-button"
-        aria-label="Close find"
-        aria-keyshortcuts="Escape"
-        onClick={onClose}
-      >
-        <Icon name="close" />
-      </button>
+      />
+      <IconButton icon="close" label="Close find" aria-keyshortcuts="Escape" onClick={onClose} />
     </search>
   )
 }
