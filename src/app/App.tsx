@@ -5,7 +5,7 @@ import type { SandboxAddress } from '../sandbox/sandboxAddress'
 import { lazyNamed } from '../ui/lazyNamed'
 import { Notifications } from '../ui/Notifications'
 import { Splash } from '../ui/Splash'
-import { useApplyTheme } from '../ui/themeStore'
+import { type Theme, useApplyTheme } from '../ui/themeStore'
 import { useSandboxSession } from '../workbench/useSandboxSession'
 import { usePanelCode } from '../workbench/WorkbenchLayout'
 import { navigate, parseRoute, pathFor, rememberRuntime, usePath } from './route'
@@ -27,7 +27,7 @@ function open(address: SandboxAddress) {
   navigate(pathFor(address))
 }
 
-function WorkbenchPage({ address, theme }: { address: SandboxAddress; theme: 'light' | 'dark' }) {
+function WorkbenchPage({ address, theme }: { address: SandboxAddress; theme: Theme }) {
   const session = useSandboxSession(address)
   usePanelCode({ explorer: true, editor: true })
   if (!session) return <Splash text="Connecting…" />
@@ -43,7 +43,7 @@ function Picker() {
 }
 
 /** `/` opens the local stack's default sandbox with no questions; without one, the picker. */
-function DefaultPage({ theme }: { theme: 'light' | 'dark' }) {
+function DefaultPage({ theme }: { theme: Theme }) {
   const stack = useQuery({ queryKey: ['stack'], queryFn: localStack.info })
   if (stack.isPending) return <Splash text="Connecting to the local stack…" />
   const defaultId = stack.data?.defaultSandboxId

@@ -6,7 +6,7 @@ import { SandboxToolbar } from '../features/toolbar/SandboxToolbar'
 import type { SandboxSession } from '../sandbox/SandboxSession'
 import { addressKey } from '../sandbox/sandboxAddress'
 import { lazyNamed } from '../ui/lazyNamed'
-import { type ThemeChoice, useThemeStore } from '../ui/themeStore'
+import { type Theme, type ThemeChoice, useThemeStore } from '../ui/themeStore'
 import { useExternalStore } from '../ui/useExternalStore'
 import { useOpenedOnce } from '../ui/useOpenedOnce'
 import { useWorkspace } from '../workbench/useWorkspace'
@@ -26,13 +26,13 @@ const LabSide = lazyNamed(() => import('./LabSide'), 'LabSide')
 const noLab = { subscribe: () => () => {}, getSnapshot: () => noLabSnapshot }
 
 /** The full workbench: toolbar, the panels (remembered per sandbox), status bar and command palette. */
-export function Workbench({ session, theme }: { session: SandboxSession; theme: 'light' | 'dark' }) {
+export function Workbench({ session, theme }: { session: SandboxSession; theme: Theme }) {
   const workspace = useWorkspace(session, theme, { lab: true })
   if (!workspace) return null
   return <FullWorkbench workspace={workspace} theme={theme} />
 }
 
-function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: 'light' | 'dark' }) {
+function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Theme }) {
   const { session, terminals, editor, lab } = workspace
   const layoutKey = addressKey(session.address)
   const visibility = usePanelVisibility(layoutKey)

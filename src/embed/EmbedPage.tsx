@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react'
 import type { EmbedConfig } from '../contract/ideApiTypes'
 import { localStack } from '../sandbox/localStack'
-import { useThemeStore } from '../ui/themeStore'
+import { type Theme, useThemeStore } from '../ui/themeStore'
 import { useSandboxSession } from '../workbench/useSandboxSession'
 import { usePanelCode } from '../workbench/WorkbenchLayout'
 import { EmbedWorkbench } from './EmbedWorkbench'
@@ -35,7 +35,7 @@ type Phase =
   | { kind: 'error'; message: string }
 
 /** /embed: waits for the parent's handshake, then shows the workbench on the sandbox it names. */
-export function EmbedPage({ theme }: { theme: 'light' | 'dark' }) {
+export function EmbedPage({ theme }: { theme: Theme }) {
   const options = useMemo(() => parseEmbedOptions(location.search), [])
   const [phase, setPhase] = useState<Phase>(() =>
     'error' in options
@@ -86,7 +86,7 @@ function ConnectedEmbed({
   host: EmbedHost
   trusted: boolean
   options: EmbedOptions
-  theme: 'light' | 'dark'
+  theme: Theme
 }) {
   const session = useSandboxSession({
     source: 'runtime',

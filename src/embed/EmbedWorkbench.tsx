@@ -6,7 +6,7 @@ import type { SandboxSession } from '../sandbox/SandboxSession'
 import { addressKey } from '../sandbox/sandboxAddress'
 import type { ListeningPort } from '../sandbox/sandboxPorts'
 import { reportErrors } from '../ui/notifications'
-import { useThemeStore } from '../ui/themeStore'
+import { type Theme, useThemeStore } from '../ui/themeStore'
 import { useExternalStore } from '../ui/useExternalStore'
 import { useWorkspace } from '../workbench/useWorkspace'
 import { WorkbenchLayout } from '../workbench/WorkbenchLayout'
@@ -25,7 +25,7 @@ interface EmbedWorkbenchProps {
   /** The parent's origin is trusted: its commands run without asking. */
   trusted: boolean
   parentOrigin: string
-  theme: 'light' | 'dark'
+  theme: Theme
 }
 
 /**

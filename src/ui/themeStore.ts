@@ -3,7 +3,11 @@ import { create } from 'zustand'
 import { persist } from 'zustand/middleware'
 import { persistedStorage } from './persistedStorage'
 
-export type ThemeChoice = 'system' | 'light' | 'dark'
+/** The look in effect. */
+export type Theme = 'light' | 'dark'
+
+/** What the user picks: a theme, or 'system' to follow the OS. */
+export type ThemeChoice = Theme | 'system'
 
 interface ThemeStore {
   choice: ThemeChoice
@@ -27,14 +31,14 @@ function subscribeToOs(listener: () => void) {
 }
 
 /** The theme in effect: the choice, or the OS's when the choice is 'system'. */
-export function useEffectiveTheme(): 'light' | 'dark' {
+export function useEffectiveTheme(): Theme {
   const choice = useThemeStore((s) => s.choice)
   const osDark = useSyncExternalStore(subscribeToOs, () => darkQuery().matches)
   return choice === 'system' ? (osDark ? 'dark' : 'light') : choice
 }
 
 /** Puts the effective theme on <html data-theme>, where the CSS variables pick it up. */
-export function useApplyTheme(): 'light' | 'dark' {
+export function useApplyTheme(): Theme {
   const theme = useEffectiveTheme()
   useEffect(() => {
     document.documentElement.dataset.theme = theme

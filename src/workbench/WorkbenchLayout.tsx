@@ -3,6 +3,7 @@ import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panel
 import { TerminalPanel } from '../features/terminal/TerminalPanel'
 import { browserStorage } from '../ui/browserStorage'
 import { lazyNamed } from '../ui/lazyNamed'
+import type { Theme } from '../ui/themeStore'
 import { useExternalStore } from '../ui/useExternalStore'
 import { narrowScreen, useMediaQuery } from '../ui/useMediaQuery'
 import type { Workspace } from './Workspace'
@@ -34,7 +35,7 @@ export interface PanelVisibility {
 
 interface WorkbenchLayoutProps {
   workspace: Workspace
-  theme: 'light' | 'dark'
+  theme: Theme
   visibility: PanelVisibility
   /** Remembers panel sizes under this key. */
   layoutKey: string

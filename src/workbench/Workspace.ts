@@ -13,13 +13,14 @@ import type { SandboxSession } from '../sandbox/SandboxSession'
 import { addressKey } from '../sandbox/sandboxAddress'
 import { browserStorage } from '../ui/browserStorage'
 import type { NoticeSink } from '../ui/notifications'
+import type { Theme } from '../ui/themeStore'
 import { linkLabToEditor } from './linkLabToEditor'
 import { linkLabToPreview } from './linkLabToPreview'
 import { terminalLinkOpener } from './terminalLinks'
 
 /** How a workspace is made. */
 export interface WorkspaceOptions {
-  theme: 'light' | 'dark'
+  theme: Theme
   /** Where the editor tells the user what went wrong. */
   notices: NoticeSink
   /** With the teaching lab (the full page; an embed shows none). */
@@ -82,7 +83,7 @@ export class Workspace {
     this.unlinkPreview = this.editor.onSaved(() => this.preview.reload())
   }
 
-  setTheme(theme: 'light' | 'dark'): void {
+  setTheme(theme: Theme): void {
     this.terminals.setTheme(theme)
   }
 

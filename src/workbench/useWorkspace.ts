@@ -1,6 +1,7 @@
 import { useEffect } from 'react'
 import type { SandboxSession } from '../sandbox/SandboxSession'
 import { pageNotices } from '../ui/notifications'
+import type { Theme } from '../ui/themeStore'
 import { useDisposable } from '../ui/useDisposable'
 import { Workspace } from './Workspace'
 
@@ -10,7 +11,7 @@ import { Workspace } from './Workspace'
  */
 export function useWorkspace(
   session: SandboxSession,
-  theme: 'light' | 'dark',
+  theme: Theme,
   { lab }: { lab: boolean },
 ): Workspace | undefined {
   // The theme it starts with; later changes go through setTheme below, not a new workspace.

@@ -1,5 +1,6 @@
 import type * as Monaco from 'monaco-editor/editor/editor.api'
 import { useEffect, useRef, useState } from 'react'
+import type { Theme } from '../../ui/themeStore'
 import { loadMonaco } from './loadMonaco'
 import type { TextBuffer } from './TextBuffer'
 
@@ -42,7 +43,7 @@ export function CodeEditor({
   buffer: TextBuffer | undefined
   /** Set while editing is not possible, e.g. "the sandbox is paused". */
   readOnlyReason: string | undefined
-  theme: 'light' | 'dark'
+  theme: Theme
   focusRequest: number
   /** Whether a focus request is still to be honoured; true once per request. */
   takeFocus: () => boolean

@@ -4,6 +4,7 @@ import type { FileWatch } from '../../sandbox/fileWatch'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import { stateLabel } from '../../sandbox/sessionState'
 import { lazyNamed } from '../../ui/lazyNamed'
+import type { Theme } from '../../ui/themeStore'
 import { useExternalStore } from '../../ui/useExternalStore'
 import { useOpenedOnce } from '../../ui/useOpenedOnce'
 import { CodeEditor } from './CodeEditor'
@@ -29,7 +30,7 @@ export function EditorArea({
   session: SandboxSession
   watch: FileWatch | undefined
   manager: EditorManager | undefined
-  theme: 'light' | 'dark'
+  theme: Theme
 }) {
   return (
     <section className="panel editor-area" aria-label="Editor">
@@ -63,7 +64,7 @@ function OpenFiles({
   session: SandboxSession
   watch: FileWatch | undefined
   manager: EditorManager
-  theme: 'light' | 'dark'
+  theme: Theme
 }) {
   const snap = useExternalStore(manager)
   const quickOpenWanted = useOpenedOnce(snap.quickOpen)

@@ -6,6 +6,7 @@ import type { OutputWindowPolicy } from '../../sandbox/outputWindow'
 import { OutputWriter } from '../../sandbox/outputWriter'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import { TerminalConnection, type TerminalStatus } from '../../sandbox/TerminalConnection'
+import type { Theme } from '../../ui/themeStore'
 import { holdShellKeysInFullscreen } from './holdShellKeysInFullscreen'
 import { PredictiveEcho } from './predictiveEcho'
 import { TerminalTextMirror } from './TerminalTextMirror'
@@ -40,7 +41,7 @@ export interface TerminalSnapshot {
 }
 
 export interface TerminalInstanceOptions {
-  theme: 'light' | 'dark'
+  theme: Theme
   /** Attach to this process instead of starting a shell. */
   existingPid?: number
   /** Screen kept from before a reload, shown when the runtime cannot replay its output. */
@@ -207,7 +208,7 @@ export class TerminalInstance {
     this.term.focus()
   }
 
-  setTheme(theme: 'light' | 'dark'): void {
+  setTheme(theme: Theme): void {
     this.term.options.theme = terminalThemes[theme]
   }
 

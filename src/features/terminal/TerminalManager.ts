@@ -3,6 +3,7 @@ import { Subscribers } from '../../common/Subscribers'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import type { TerminalStatus } from '../../sandbox/TerminalConnection'
 import { type NoticeSink, pageNotices, reportErrors } from '../../ui/notifications'
+import type { Theme } from '../../ui/themeStore'
 import type { TerminalInstance, TerminalInstanceOptions, TerminalRecord } from './TerminalInstance'
 import type { TerminalLayout, TerminalMemory } from './terminalMemory'
 import { StickyCtrl } from './touchKeys'
@@ -32,7 +33,7 @@ export type TerminalFactory = (record: TerminalRecord, options: TerminalInstance
 export interface TerminalManagerOptions {
   openTerminal: TerminalFactory
   memory: TerminalMemory
-  theme: 'light' | 'dark'
+  theme: Theme
   notices?: NoticeSink
 }
 
@@ -65,7 +66,7 @@ export class TerminalManager {
   private snapshot: TerminalsSnapshot = { tabs: [], activeTabId: undefined }
   private readonly subscribers = new Subscribers()
   private counter = 0
-  private theme: 'light' | 'dark'
+  private theme: Theme
   private restored = false
   private readonly unsubscribe: () => void
   private readonly exitListeners = new Set<(terminal: TerminalInstance, status: ExitedStatus) => void>()
@@ -182,7 +183,7 @@ export class TerminalManager {
     return tab ? this.instances.get(tab.paneIds[0] ?? '') : undefined
   }
 
-  setTheme(theme: 'light' | 'dark'): void {
+  setTheme(theme: Theme): void {
     this.theme = theme
     for (const t of this.instances.values()) t.setTheme(theme)
   }

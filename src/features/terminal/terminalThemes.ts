@@ -1,7 +1,8 @@
 import type { ITheme } from '@xterm/xterm'
+import type { Theme } from '../../ui/themeStore'
 
 /** Terminal colours for the IDE's light and dark themes. */
-export const terminalThemes: Record<'light' | 'dark', ITheme> = {
+export const terminalThemes: Record<Theme, ITheme> = {
   light: {
     background: '#ffffff',
     foreground: '#1f2328',
