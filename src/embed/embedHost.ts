@@ -1,3 +1,4 @@
+import { DisposableStore, toDisposable } from '../common/lifecycle'
 import {
   type CommandName,
   type EmbedCommands,
@@ -41,7 +42,7 @@ const helloEveryMs = 500
  */
 export class EmbedHost {
   private port: MessagePort | undefined
-  private stopHello: (() => void) | undefined
+  private readonly disposables = new DisposableStore()
 
   constructor(
     private readonly allowedOrigins: ReadonlySet<string>,
@@ -68,19 +69,23 @@ export class EmbedHost {
           )
           return
         }
-        this.stopHello?.()
+        saying.dispose()
         this.port = port
+        this.disposables.add(toDisposable(() => port.close()))
         resolve({
           runtimeUrl: parsed.data.runtimeUrl,
           accessToken: parsed.data.accessToken,
           origin: event.origin,
         })
       }
-      this.stopHello = () => {
-        clearInterval(timer)
-        window.removeEventListener('message', onMessage)
-      }
       window.addEventListener('message', onMessage)
+      // Until a parent connects, or the host goes first.
+      const saying = this.disposables.add(
+        toDisposable(() => {
+          clearInterval(timer)
+          window.removeEventListener('message', onMessage)
+        }),
+      )
       sayHello()
     })
   }
@@ -97,8 +102,7 @@ export class EmbedHost {
   }
 
   dispose(): void {
-    this.stopHello?.()
-    this.port?.close()
+    this.disposables.dispose()
   }
 }
 

@@ -3,6 +3,7 @@ import type { RuntimeEndpoint } from '../api/files'
 import { ApiError, ideApi } from '../api/ideApi'
 import { runtimeTransport, shardedUrl } from '../api/runtimeTransport'
 import { createTunnelFetch } from '../api/tunnelFetch'
+import { DisposableStore, toDisposable } from '../common/lifecycle'
 import { Subscribers } from '../common/Subscribers'
 import type { SandboxUsage, SessionInfo } from '../contract/ideApiTypes'
 import { Filesystem } from '../gen/filesystem_pb'
@@ -49,6 +50,7 @@ const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]'])
 export class SandboxSession {
   private snapshot: SessionSnapshot
   private readonly subscribers = new Subscribers()
+  private readonly disposables = new DisposableStore()
   private timer: ReturnType<typeof setTimeout> | undefined
   private attempt = 0
   private disposed = false
@@ -83,6 +85,8 @@ export class SandboxSession {
     }
     this.onThisMachine =
       address.source === 'local' && typeof location !== 'undefined' && loopbackHosts.has(location.hostname)
+    // The health loop's next check, whichever is scheduled then.
+    this.disposables.add(toDisposable(() => clearTimeout(this.timer)))
   }
 
   /** Starts connecting; call once. */
@@ -181,7 +185,7 @@ export class SandboxSession {
 
   dispose(): void {
     this.disposed = true
-    clearTimeout(this.timer)
+    this.disposables.dispose()
     this.subscribers.clear()
   }
 

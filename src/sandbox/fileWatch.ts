@@ -1,5 +1,6 @@
 import { Code, ConnectError, createClient } from '@connectrpc/connect'
 import { streamHeaders } from '../api/runtimeTransport'
+import { DisposableStore, toDisposable } from '../common/lifecycle'
 import { type EntryInfo, EventType, Filesystem, type FilesystemEvent } from '../gen/filesystem_pb'
 import { backoffDelay } from './backoff'
 import type { SandboxSession } from './SandboxSession'
@@ -38,7 +39,7 @@ export class FileWatch {
   private streaming = false
   private attempt = 0
   private retryTimer: ReturnType<typeof setTimeout> | undefined
-  private readonly unsubscribe: () => void
+  private readonly disposables = new DisposableStore()
   /** The absolute path of the watched folder, once the stream started. */
   root: string | undefined
 
@@ -46,7 +47,15 @@ export class FileWatch {
     private readonly session: SandboxSession,
     private readonly path = '',
   ) {
-    this.unsubscribe = session.subscribe(() => this.ensure())
+    // Torn down in the reverse order: the stream is aborted, its timers cleared, the session let go.
+    this.disposables.add(toDisposable(session.subscribe(() => this.ensure())))
+    this.disposables.add(
+      toDisposable(() => {
+        clearTimeout(this.timer)
+        clearTimeout(this.retryTimer)
+      }),
+    )
+    this.disposables.add(toDisposable(() => this.abort.abort()))
     this.ensure()
   }
 
@@ -57,10 +66,7 @@ export class FileWatch {
   }
 
   dispose(): void {
-    this.abort.abort()
-    clearTimeout(this.timer)
-    clearTimeout(this.retryTimer)
-    this.unsubscribe()
+    this.disposables.dispose()
     this.listeners.clear()
   }
 

@@ -1,3 +1,4 @@
+import { DisposableStore, toDisposable } from '../common/lifecycle'
 import { EditorManager } from '../features/editor/EditorManager'
 import { guardUnsavedEdits } from '../features/editor/guardUnsavedEdits'
 import { LabController } from '../features/lab/LabController'
@@ -39,18 +40,20 @@ export class Workspace {
   readonly lab: LabController | undefined
   /** Which of the sandbox's ports the preview pane shows. */
   readonly preview = new PreviewModel()
-  /** The ports the sandbox listens on, for the ports panel, the preview and the embed. */
+  /**
+   * The ports the sandbox listens on, for the ports panel, the preview and the embed. Nothing to
+   * dispose: it looks only while followed, and its followers (the panels, the embed) stop
+   * following as they go with the workspace.
+   */
   readonly ports: PortWatch
-  private readonly unlinkLab: () => void
-  private readonly unlinkPreview: () => void
-  private readonly unguardEdits: () => void
-  private readonly unguardTerminals: () => void
+  /** Registered as each piece is made; disposed in the reverse order. */
+  private readonly disposables = new DisposableStore()
 
   constructor(
     readonly session: SandboxSession,
     options: WorkspaceOptions,
   ) {
-    this.watch = new FileWatch(session)
+    this.watch = this.disposables.add(new FileWatch(session))
     this.ports = new PortWatch(
       () => session.ports(),
       () => session.getSnapshot().state.kind === 'running',
@@ -62,25 +65,27 @@ export class Workspace {
       },
     )
     const openLink = terminalLinkOpener(session, this.preview, useTerminalSettings)
-    this.terminals = new TerminalManager(session, {
-      openTerminal: (record, terminalOptions) =>
-        new TerminalInstance(session, record, terminalOptions, useTerminalSettings, openLink),
-      memory: new TerminalMemory(browserStorage, `sandbox-ide:terminals:${addressKey(session.address)}`),
-      theme: options.theme,
-      notices: options.notices,
-    })
-    this.unguardTerminals = keepScreensOnLeave(this.terminals)
-    this.editor = new EditorManager(session, { watch: this.watch, notices: options.notices })
-    this.unguardEdits = guardUnsavedEdits(this.editor)
-    this.lab = options.lab ? new LabController(session, this.watch) : undefined
-    const unlinkEditor = this.lab ? linkLabToEditor(this.lab, this.editor) : () => {}
-    const unlinkPreview = this.lab ? linkLabToPreview(this.lab, this.preview) : () => {}
-    this.unlinkLab = () => {
-      unlinkEditor()
-      unlinkPreview()
+    this.terminals = this.disposables.add(
+      new TerminalManager(session, {
+        openTerminal: (record, terminalOptions) =>
+          new TerminalInstance(session, record, terminalOptions, useTerminalSettings, openLink),
+        memory: new TerminalMemory(browserStorage, `sandbox-ide:terminals:${addressKey(session.address)}`),
+        theme: options.theme,
+        notices: options.notices,
+      }),
+    )
+    this.disposables.add(toDisposable(keepScreensOnLeave(this.terminals)))
+    this.editor = this.disposables.add(
+      new EditorManager(session, { watch: this.watch, notices: options.notices }),
+    )
+    this.disposables.add(toDisposable(guardUnsavedEdits(this.editor)))
+    this.lab = options.lab ? this.disposables.add(new LabController(session, this.watch)) : undefined
+    if (this.lab) {
+      this.disposables.add(toDisposable(linkLabToEditor(this.lab, this.editor)))
+      this.disposables.add(toDisposable(linkLabToPreview(this.lab, this.preview)))
     }
     // A saved file shows in the preview at once (a plain server has no live reload of its own).
-    this.unlinkPreview = this.editor.onSaved(() => this.preview.reload())
+    this.disposables.add(toDisposable(this.editor.onSaved(() => this.preview.reload())))
   }
 
   setTheme(theme: Theme): void {
@@ -88,13 +93,6 @@ export class Workspace {
   }
 
   dispose(): void {
-    this.unlinkLab()
-    this.unlinkPreview()
-    this.lab?.dispose()
-    this.unguardEdits()
-    this.editor.dispose()
-    this.unguardTerminals()
-    this.terminals.dispose()
-    this.watch.dispose()
+    this.disposables.dispose()
   }
 }

@@ -1,3 +1,4 @@
+import { DisposableStore, toDisposable } from '../../common/lifecycle'
 import { Subscribers } from '../../common/Subscribers'
 import type { WatchNotice } from '../../sandbox/fileWatch'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
@@ -66,7 +67,7 @@ export class EditorManager {
   private readonly subscribers = new Subscribers()
   private readonly readOnlyRules = new Set<ReadOnlyRule>()
   private readonly savedListeners = new Set<(path: string) => void>()
-  private readonly stopWatch: () => void
+  private readonly disposables = new DisposableStore()
   private readonly host: DocumentHost
   private disposed = false
 
@@ -97,11 +98,15 @@ export class EditorManager {
         if (this.activeId === doc.id) this.focusRequest++
       },
     }
-    this.stopWatch = followWatch(watch, {
-      documents: () => this.docs,
-      renamed: (from, to) => this.renamed(from, to),
-      files: session.files,
-    })
+    this.disposables.add(
+      toDisposable(
+        followWatch(watch, {
+          documents: () => this.docs,
+          renamed: (from, to) => this.renamed(from, to),
+          files: session.files,
+        }),
+      ),
+    )
   }
 
   subscribe = this.subscribers.add
@@ -312,7 +317,7 @@ export class EditorManager {
 
   dispose(): void {
     this.disposed = true
-    this.stopWatch()
+    this.disposables.dispose()
     for (const doc of this.docs) doc.close()
     this.docs = []
     this.subscribers.clear()

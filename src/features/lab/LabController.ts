@@ -1,3 +1,4 @@
+import { DisposableStore, toDisposable } from '../../common/lifecycle'
 import { Subscribers } from '../../common/Subscribers'
 import type { LabManifest } from '../../contract/labManifest'
 import { labManifestPath, labStartPath } from '../../contract/labPaths'
@@ -65,8 +66,7 @@ const messageOf = (err: unknown) => (err instanceof Error ? err.message : String
 export class LabController {
   private snapshot = noLabSnapshot
   private readonly subscribers = new Subscribers()
-  private readonly stopSession: () => void
-  private readonly stopWatch: () => void
+  private readonly disposables = new DisposableStore()
   private loading: Promise<void> | undefined
   private loadAgain = false
   private loaded = false
@@ -76,10 +76,14 @@ export class LabController {
     private readonly session: LabSession,
     watch: Pick<FileWatch, 'subscribe'>,
   ) {
-    this.stopSession = session.subscribe(() => {
-      if (!this.loaded) this.reload()
-    })
-    this.stopWatch = watch.subscribe(this.onNotice)
+    this.disposables.add(
+      toDisposable(
+        session.subscribe(() => {
+          if (!this.loaded) this.reload()
+        }),
+      ),
+    )
+    this.disposables.add(toDisposable(watch.subscribe(this.onNotice)))
     this.reload()
   }
 
@@ -165,8 +169,7 @@ export class LabController {
 
   dispose(): void {
     this.disposed = true
-    this.stopSession()
-    this.stopWatch()
+    this.disposables.dispose()
     this.subscribers.clear()
   }
 

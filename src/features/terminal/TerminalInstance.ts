@@ -1,5 +1,6 @@
 import { FitAddon } from '@xterm/addon-fit'
 import { Terminal } from '@xterm/xterm'
+import { DisposableStore, toDisposable } from '../../common/lifecycle'
 import { Subscribers } from '../../common/Subscribers'
 import { EchoTimer } from '../../sandbox/echoTimer'
 import type { OutputWindowPolicy } from '../../sandbox/outputWindow'
@@ -66,14 +67,13 @@ function binaryBytes(data: string): Uint8Array {
  * to a PTY process, and the output writer between them.
  */
 export class TerminalInstance {
+  /** What `dispose` tears down, last made first. */
+  private readonly disposables = new DisposableStore()
   readonly element = document.createElement('div')
   readonly term: Terminal
   readonly fit = new FitAddon()
   readonly addons: TerminalAddons
   private readonly clipboard: TerminalClipboard
-  private readonly mirror: TerminalTextMirror | undefined
-  private readonly releaseShellKeys = holdShellKeysInFullscreen()
-  private readonly unsubscribeSettings: () => void
   private findRequests = 0
   private readonly writer: OutputWriter
   /**
@@ -99,28 +99,39 @@ export class TerminalInstance {
     openLink: (uri: string) => void,
   ) {
     this.element.className = 'terminal-screen'
-    this.term = new Terminal({
-      fontFamily: 'ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace',
-      fontSize: 13,
-      // A steady cursor, as VS Code's default: xterm's DOM renderer blinks with a CSS animation that
-      // keeps a software-composited page drawing frames, which delays every echo by ~6 ms.
-      cursorBlink: false,
-      scrollback: settings.getState().scrollback,
-      allowProposedApi: true,
-      theme: terminalThemes[options.theme],
-      screenReaderMode: settings.getState().screenReaderMode,
-    })
+    this.disposables.add(toDisposable(() => this.element.remove()))
+    this.disposables.add(toDisposable(holdShellKeysInFullscreen()))
+    this.term = this.disposables.add(
+      new Terminal({
+        fontFamily: 'ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace',
+        fontSize: 13,
+        // A steady cursor, as VS Code's default: xterm's DOM renderer blinks with a CSS animation that
+        // keeps a software-composited page drawing frames, which delays every echo by ~6 ms.
+        cursorBlink: false,
+        scrollback: settings.getState().scrollback,
+        allowProposedApi: true,
+        theme: terminalThemes[options.theme],
+        screenReaderMode: settings.getState().screenReaderMode,
+      }),
+    )
     this.term.loadAddon(this.fit)
     this.term.open(this.element)
     this.term.textarea?.setAttribute('aria-label', `${record.title} input: Escape then Tab moves focus out`)
-    this.addons = new TerminalAddons(this.term, this.element, openLink)
-    this.clipboard = new TerminalClipboard(this.term, this.element, () => settings.getState().copyOnSelect)
-    this.mirror = TerminalTextMirror.forTests(this.term, this.element)
-    this.unsubscribeSettings = settings.subscribe((s) => {
-      this.term.options.screenReaderMode = s.screenReaderMode
-      this.term.options.scrollback = s.scrollback
-      if (this.snapshot.predicting !== this.predicting()) this.update({ predicting: this.predicting() })
-    })
+    this.addons = this.disposables.add(new TerminalAddons(this.term, this.element, openLink))
+    this.clipboard = this.disposables.add(
+      new TerminalClipboard(this.term, this.element, () => settings.getState().copyOnSelect),
+    )
+    const mirror = TerminalTextMirror.forTests(this.term, this.element)
+    if (mirror) this.disposables.add(mirror)
+    this.disposables.add(
+      toDisposable(
+        settings.subscribe((s) => {
+          this.term.options.screenReaderMode = s.screenReaderMode
+          this.term.options.scrollback = s.scrollback
+          if (this.snapshot.predicting !== this.predicting()) this.update({ predicting: this.predicting() })
+        }),
+      ),
+    )
     this.bindKeys()
     // Questions in output replayed at an attach (where is the cursor, what terminal is this) were
     // answered when they were asked; answering them again types the answer into today's prompt.
@@ -132,10 +143,14 @@ export class TerminalInstance {
     this.term.parser.registerCsiHandler({ final: 'n' }, replaying)
     this.term.parser.registerCsiHandler({ final: 'c' }, replaying)
     this.term.parser.registerCsiHandler({ prefix: '>', final: 'c' }, replaying)
-    this.writer = new OutputWriter((data, parsed) => this.term.write(this.prediction.output(data), parsed))
-    this.prediction = new PredictiveEcho(xtermPredictionScreen(this.term, this.writer.idle), {
-      enabled: () => this.predicting(),
-    })
+    this.writer = this.disposables.add(
+      new OutputWriter((data, parsed) => this.term.write(this.prediction.output(data), parsed)),
+    )
+    this.prediction = this.disposables.add(
+      new PredictiveEcho(xtermPredictionScreen(this.term, this.writer.idle), {
+        enabled: () => this.predicting(),
+      }),
+    )
     this.snapshot = { status: { kind: 'starting' }, title: record.title }
     this.term.onTitleChange((title) => this.update({ title: title || this.record.title }))
     this.term.onData((typed) => {
@@ -150,7 +165,10 @@ export class TerminalInstance {
       this.connection.resize(cols, rows)
     })
     this.resizeObserver = new ResizeObserver(() => this.fitToHost())
+    this.disposables.add(toDisposable(() => this.resizeObserver.disconnect()))
     this.connection = this.connect(options.existingPid, options.snapshot)
+    // Whichever connection it has then: a restart replaces it.
+    this.disposables.add(toDisposable(() => this.connection.dispose()))
   }
 
   subscribe = this.subscribers.add
@@ -231,17 +249,7 @@ export class TerminalInstance {
 
   /** Ends the terminal; its process keeps running (closing a tab kills it first, see the manager). */
   dispose(): void {
-    this.connection.dispose()
-    this.prediction.dispose()
-    this.writer.dispose()
-    this.resizeObserver.disconnect()
-    this.unsubscribeSettings()
-    this.releaseShellKeys()
-    this.clipboard.dispose()
-    this.mirror?.dispose()
-    this.addons.dispose()
-    this.term.dispose()
-    this.element.remove()
+    this.disposables.dispose()
     this.subscribers.clear()
   }
 

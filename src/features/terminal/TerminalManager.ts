@@ -1,3 +1,4 @@
+import { DisposableStore, toDisposable } from '../../common/lifecycle'
 import { randomId } from '../../common/randomId'
 import { Subscribers } from '../../common/Subscribers'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
@@ -68,7 +69,7 @@ export class TerminalManager {
   private counter = 0
   private theme: Theme
   private restored = false
-  private readonly unsubscribe: () => void
+  private readonly disposables = new DisposableStore()
   private readonly exitListeners = new Set<(terminal: TerminalInstance, status: ExitedStatus) => void>()
   private readonly openTerminal: TerminalFactory
   private readonly memory: TerminalMemory
@@ -82,7 +83,7 @@ export class TerminalManager {
     this.memory = memory
     this.theme = theme
     this.notices = notices
-    this.unsubscribe = session.subscribe(() => this.onSessionChange())
+    this.disposables.add(toDisposable(session.subscribe(() => this.onSessionChange())))
     this.onSessionChange()
   }
 
@@ -196,7 +197,7 @@ export class TerminalManager {
   /** Keeps screens for a reload, and lets go of every terminal (their processes keep running). */
   dispose(): void {
     this.keepScreens()
-    this.unsubscribe()
+    this.disposables.dispose()
     for (const t of this.instances.values()) t.dispose()
     this.instances.clear()
     this.subscribers.clear()
