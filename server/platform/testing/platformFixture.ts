@@ -66,7 +66,7 @@ export async function startTestPlatform(
     async createSandbox(body = {}) {
       const res = await api('POST', '/v2/sandboxes', body)
       if (res.status !== 201) throw new Error(`creating a sandbox: ${res.status} ${await res.text()}`)
-      return res.json()
+      return (await res.json()) as { sandboxID: string; envdAccessToken: string }
     },
     close: async ({ keepData = false } = {}) => {
       await platform.close()
