@@ -1,56 +1,12 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { CheckVerdict, ClassStudent, ClassSummary } from '../../contract/ideApiTypes'
-import { classPagePath, sandboxPagePath } from '../../contract/idePaths'
+import type { ClassStudent, ClassSummary } from '../../contract/ideApiTypes'
+import { classPagePath } from '../../contract/idePaths'
 import { localStack } from '../../sandbox/localStack'
 import { ConfirmDialog } from '../../ui/ConfirmDialog'
-import { copyText } from '../../ui/copyText'
-import { reportErrors } from '../../ui/notifications'
-import { formatDuration, useNow } from '../../ui/useNow'
-
-/** How often the dashboard asks again: live enough for a room, light for the stack. */
-const refreshMs = 3000
-const hour = 60 * 60
-
-/** "just now", "4 min ago", "2 h ago". */
-function ago(iso: string | null, now: number): string {
-  if (!iso) return 'not since the stack started'
-  const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000))
-  if (seconds < 10) return 'just now'
-  if (seconds < 60) return `${seconds} s ago`
-  if (seconds < hour) return `${Math.floor(seconds / 60)} min ago`
-  return `${Math.floor(seconds / hour)} h ago`
-}
-
-const clock = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
-
-function CheckCell({ check }: { check: CheckVerdict | null }) {
-  if (!check) return <span className="muted">not checked</span>
-  if (check.passed === null)
-    return (
-      <span title={check.error}>
-        — <span className="muted">{check.error}</span>
-      </span>
-    )
-  return (
-    <details className="check-verdict">
-      <summary>
-        <span className={check.passed ? 'check-pass' : 'check-fail'}>
-          {check.passed ? 'passed' : 'failed'}
-        </span>{' '}
-        at {clock(check.at)}
-      </summary>
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a long output scrolls, and the keyboard must reach it (WCAG 2.1.1) */}
-      <pre tabIndex={0}>{check.output.trim() || check.status}</pre>
-    </details>
-  )
-}
-
-function linkText(link: ClassStudent['link']): string {
-  if (link.state === 'none') return 'no link'
-  if (link.state === 'waiting') return `not opened yet (until ${clock(link.expiresAt)})`
-  return `opened at ${clock(link.at)}`
-}
+import { ClassActions } from './ClassActions'
+import { StudentRow } from './StudentRow'
+import { refreshMs, useClassBoard } from './useClassBoard'
 
 /**
  * The teacher's dashboard of a class (`/class/{name}`): every student's state, last activity,
@@ -59,48 +15,9 @@ function linkText(link: ClassStudent['link']): string {
  * and a new join link.
  */
 export function ClassDashboard({ name, remoteId }: { name: string; remoteId?: string }) {
-  const queryClient = useQueryClient()
-  const now = useNow(refreshMs)
-  const place = remoteId ? { remoteId } : {}
-  const key = ['class', remoteId ?? '', name]
-  const view = useQuery({
-    queryKey: key,
-    queryFn: () => localStack.classes.view(place, name),
-    refetchInterval: refreshMs,
-  })
-  const [summary, setSummary] = useState<string>()
+  const board = useClassBoard(name, remoteId)
   const [confirming, setConfirming] = useState<{ kind: 'end' } | { kind: 'reset'; student: ClassStudent }>()
-  const refresh = () => queryClient.invalidateQueries({ queryKey: key })
-  const act = useMutation({
-    mutationFn: async ({ run }: { what: string; run: () => Promise<unknown> }) => run(),
-    onError: (err, { what }) => void reportErrors(what, () => Promise.reject(err)),
-    onSettled: refresh,
-  })
-  const busy = act.isPending
-  const run = (what: string, work: () => Promise<unknown>) => act.mutate({ what, run: work })
-
-  const checkAll = (sandboxIds?: string[]) =>
-    run('The check failed', async () => {
-      setSummary(sandboxIds ? undefined : 'Checking every student’s lab…')
-      const answer = await localStack.classes.check(place, name, sandboxIds)
-      if (!sandboxIds)
-        setSummary(
-          `${answer.passed} of ${answer.checked} passing${
-            answer.checked < answer.students
-              ? ` (${answer.students - answer.checked} paused, not checked)`
-              : ''
-          }`,
-        )
-    })
-  const newLink = (student: ClassStudent) =>
-    run('Making a new link failed', async () => {
-      const link = await localStack.classes.newJoinLink(place, student.sandboxId)
-      const url = `${location.origin}/join#token=${link.token}`
-      await copyText(url)
-      setSummary(
-        `A new link for ${student.student} is on the clipboard; the old one no longer opens anything.`,
-      )
-    })
+  const { view } = board
 
   if (view.isPending) return <p className="panel-message">Loading the class…</p>
   if (view.isError)
@@ -123,44 +40,9 @@ export function ClassDashboard({ name, remoteId }: { name: string; remoteId?: st
           {checked > 0 ? `${passing} of ${checked} passing` : 'no checks yet'}
         </span>
       </div>
-      <div role="toolbar" aria-label="The whole class" className="row-actions">
-        <button type="button" className="primary" disabled={busy} onClick={() => checkAll()}>
-          Run the check for everyone
-        </button>
-        <button
-          type="button"
-          disabled={busy}
-          onClick={() => run('Pausing failed', () => localStack.classes.pauseOrResume(place, name, 'pause'))}
-        >
-          Pause all
-        </button>
-        <button
-          type="button"
-          disabled={busy}
-          onClick={() =>
-            run('Resuming failed', () => localStack.classes.pauseOrResume(place, name, 'resume'))
-          }
-        >
-          Resume all
-        </button>
-        <button
-          type="button"
-          disabled={busy}
-          onClick={() => run('Extending failed', () => localStack.classes.extend(place, name, 2 * hour))}
-        >
-          Give everyone 2 hours
-        </button>
-        <button
-          type="button"
-          className="danger"
-          disabled={busy}
-          onClick={() => setConfirming({ kind: 'end' })}
-        >
-          End the class…
-        </button>
-      </div>
+      <ClassActions board={board} onEnd={() => setConfirming({ kind: 'end' })} />
       <p role="status" className="class-summary">
-        {summary ?? ''}
+        {board.summary ?? ''}
       </p>
       <table className="sandbox-table" aria-label={`Students of ${name}`}>
         <thead>
@@ -175,71 +57,12 @@ export function ClassDashboard({ name, remoteId }: { name: string; remoteId?: st
         </thead>
         <tbody>
           {students.map((s) => (
-            <tr key={s.sandboxId} aria-label={s.student}>
-              <th scope="row">{s.student}</th>
-              <td>
-                {s.state}
-                {s.state === 'running' && (
-                  <span className="muted"> · {formatDuration(Date.parse(s.endAt) - now)} left</span>
-                )}
-              </td>
-              <td>{ago(s.lastActivityAt, now)}</td>
-              <td>{linkText(s.link)}</td>
-              <td>
-                <CheckCell check={s.check} />
-              </td>
-              <td className="row-actions">
-                <a
-                  href={sandboxPagePath({ sandboxId: s.sandboxId, ...place })}
-                  target="_blank"
-                  rel="noopener"
-                  aria-label={`Open ${s.student}'s workspace`}
-                >
-                  Open
-                </a>
-                <button
-                  type="button"
-                  disabled={busy || s.state !== 'running'}
-                  aria-label={`Check ${s.student}'s lab`}
-                  onClick={() => checkAll([s.sandboxId])}
-                >
-                  Check
-                </button>
-                <button
-                  type="button"
-                  disabled={busy || s.state !== 'running'}
-                  aria-label={`Reset ${s.student}'s lab`}
-                  onClick={() => setConfirming({ kind: 'reset', student: s })}
-                >
-                  Reset…
-                </button>
-                <button
-                  type="button"
-                  disabled={busy}
-                  aria-label={`${s.state === 'running' ? 'Pause' : 'Resume'} ${s.student}'s sandbox`}
-                  onClick={() =>
-                    run('That failed', () =>
-                      localStack.classes.pauseOrResume(
-                        place,
-                        name,
-                        s.state === 'running' ? 'pause' : 'resume',
-                        [s.sandboxId],
-                      ),
-                    )
-                  }
-                >
-                  {s.state === 'running' ? 'Pause' : 'Resume'}
-                </button>
-                <button
-                  type="button"
-                  disabled={busy}
-                  aria-label={`New join link for ${s.student}`}
-                  onClick={() => newLink(s)}
-                >
-                  New link
-                </button>
-              </td>
-            </tr>
+            <StudentRow
+              key={s.sandboxId}
+              student={s}
+              board={board}
+              onReset={(student) => setConfirming({ kind: 'reset', student })}
+            />
           ))}
         </tbody>
       </table>
@@ -250,7 +73,7 @@ export function ClassDashboard({ name, remoteId }: { name: string; remoteId?: st
         confirm="End the class"
         onAnswer={(yes) => {
           setConfirming(undefined)
-          if (yes) run('Ending the class failed', () => localStack.classes.end(place, name))
+          if (yes) board.end()
         }}
       >
         Every student’s sandbox is killed, with their files. Their links stop working.
@@ -263,8 +86,7 @@ export function ClassDashboard({ name, remoteId }: { name: string; remoteId?: st
         onAnswer={(yes) => {
           const target = confirming?.kind === 'reset' ? confirming.student : undefined
           setConfirming(undefined)
-          if (yes && target)
-            run('The reset failed', () => localStack.classes.resetLab(place, target.sandboxId))
+          if (yes && target) board.resetLab(target)
         }}
       >
         The lab’s starting files come back over the student’s changes to them; files they added are kept.
