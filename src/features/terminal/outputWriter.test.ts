@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { concatBytes } from '../common/concatBytes'
+import { concatBytes } from '../../common/concatBytes'
 import { maxWriteBytes, OutputWriter, pauseAboveBytes, writeAheadBytes } from './outputWriter'
 
 function harness() {
