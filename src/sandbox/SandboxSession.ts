@@ -1,4 +1,4 @@
-import { type Client, createClient, type Transport } from '@connectrpc/connect'
+import { createClient, type Transport } from '@connectrpc/connect'
 import type { RuntimeEndpoint } from '../api/files'
 import { ApiError, ideApi } from '../api/ideApi'
 import { runtimeTransport, shardedUrl } from '../api/runtimeTransport'
@@ -9,6 +9,7 @@ import type { SandboxUsage, SessionInfo } from '../contract/ideApiTypes'
 import { Filesystem } from '../gen/filesystem_pb'
 import { Process } from '../gen/process_pb'
 import { backoffDelay } from './backoff'
+import type { RuntimeClients } from './runtimeClients'
 import { SandboxActivity } from './sandboxActivity'
 import type { SandboxAddress } from './sandboxAddress'
 import { type SandboxFiles, sandboxFiles } from './sandboxFiles'
@@ -31,12 +32,6 @@ export interface SessionSnapshot {
   source: SandboxAddress['source']
   /** A student's page: their teacher has the sandbox open now. */
   teacherHere: boolean
-}
-
-/** Typed clients over a sandbox's runtime. */
-export interface RuntimeClients {
-  filesystem: Client<typeof Filesystem>
-  process: Client<typeof Process>
 }
 
 /** Host names of this machine's loopback interface, as a page's location spells them. */

@@ -11,7 +11,8 @@ import {
   replayStartHeader,
 } from '../contract/runtimeExtensions'
 import type { ProcessEvent } from '../gen/process_pb'
-import { createInputChannel, type InputChannel } from './inputChannel'
+import { createInputChannel } from './createInputChannel'
+import type { InputChannel } from './inputChannel'
 import { OutputAcks } from './outputAcks'
 import { OutputWindow, type OutputWindowPolicy } from './outputWindow'
 import type { SandboxSession } from './SandboxSession'

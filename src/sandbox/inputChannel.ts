@@ -1,7 +1,3 @@
-import type { StreamInputTarget } from '../api/streamInputTransport'
-import { InputQueue } from './inputQueue'
-import { StreamInputChannel } from './streamInputChannel'
-
 /** Where a terminal's keystrokes go: in order, never lost, however they travel. */
 export interface InputChannel {
   /** Queues input; it goes out in order. */
@@ -12,30 +8,4 @@ export interface InputChannel {
   clear(): void
   /** Stops sending, forgets what waits, ends any open call. */
   dispose(): void
-}
-
-export interface InputChannelOptions {
-  /** One SendInput call. */
-  sendInput(data: Uint8Array): Promise<void>
-  /** A SendInput call failed; its bytes wait for `retry`. */
-  onError(err: unknown): void
-  /** Where StreamInput goes, once the process is known. */
-  streamTarget(): StreamInputTarget | undefined
-  /** Feature detection (tests replace it). */
-  supportsStreams?: () => boolean
-}
-
-/**
- * The input channel for one terminal: StreamInput where a request body can stream (the local
- * stack's tunnel in every browser; Chromium to an https runtime, which means HTTP/2), falling
- * back to SendInput for good at its first failure; SendInput everywhere else.
- */
-export function createInputChannel(options: InputChannelOptions): InputChannel {
-  return new StreamInputChannel({
-    target: options.streamTarget,
-    fallback: () => new InputQueue(options.sendInput, options.onError),
-    ...(options.supportsStreams ? { supportsStreams: options.supportsStreams } : {}),
-    // Not an error to show: input goes on by SendInput. Said once, for whoever debugs it.
-    onFallback: (reason) => console.info(`terminal input: StreamInput failed (${reason}); using SendInput`),
-  })
 }

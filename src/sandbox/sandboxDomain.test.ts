@@ -3,7 +3,7 @@
 import { Code, ConnectError } from '@connectrpc/connect'
 import { describe, expect, it } from 'vitest'
 import { FilesError } from '../api/files'
-import type { RuntimeClients } from './SandboxSession'
+import type { RuntimeClients } from './runtimeClients'
 import { isNotFound, SandboxError, sandboxError } from './sandboxError'
 import { FileType, fileEntry, sandboxFiles } from './sandboxFiles'
 import { pidSelector, sandboxProcesses } from './sandboxProcesses'

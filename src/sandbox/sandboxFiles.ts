@@ -1,7 +1,7 @@
 import { create } from '@bufbuild/protobuf'
 import { type RuntimeEndpoint, readFile, saveLink, uploadFile, writeFile } from '../api/files'
 import { type EntryInfo, EntryInfoSchema, type FileType } from '../gen/filesystem_pb'
-import type { RuntimeClients } from './SandboxSession'
+import type { RuntimeClients } from './runtimeClients'
 import { isNotFound, mapped, notConnected } from './sandboxError'
 
 // The vocabulary of files that features speak: the generated types, through this layer only.

@@ -2,7 +2,7 @@ import { create } from '@bufbuild/protobuf'
 import { type CommandResult, type RunOptions, runCommand } from '../api/runCommand'
 import { attachedPidsHeader } from '../contract/runtimeExtensions'
 import { type ProcessInfo, type ProcessSelector, ProcessSelectorSchema, Signal } from '../gen/process_pb'
-import type { RuntimeClients } from './SandboxSession'
+import type { RuntimeClients } from './runtimeClients'
 import { isNotFound, mapped, notConnected } from './sandboxError'
 
 // The vocabulary of processes that features speak, through this layer only.

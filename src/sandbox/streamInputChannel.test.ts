@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { StreamInputCall, StreamInputTarget } from '../api/streamInputTransport'
-import { createInputChannel, type InputChannel } from './inputChannel'
+import { createInputChannel } from './createInputChannel'
+import type { InputChannel } from './inputChannel'
 import { StreamInputChannel } from './streamInputChannel'
 
 const bytes = (s: string) => new TextEncoder().encode(s)
