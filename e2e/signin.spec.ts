@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test'
+import { SignInPage } from './pages/SignInPage'
 import { WorkbenchPage } from './pages/WorkbenchPage'
 import { stackForThisFile } from './stack'
 
@@ -29,7 +30,8 @@ test('without the link, the IDE says where it is and takes it pasted; a wrong on
   await page.goto(`${stack.url}/sandbox`)
   const signIn = page.getByRole('main', { name: 'Open the IDE with its link' })
   await expect(signIn).toContainText('npm run ide-link')
-  await expect(signIn).toContainText('this browser is not signed in')
+  // The page says all there is to say to a browser that never signed in: no second paragraph saying it again.
+  await expect(signIn).not.toContainText('this browser is not signed in')
   const field = signIn.getByLabel('IDE link or token')
   await field.fill(`${stack.url}/#token=${'x'.repeat(43)}`)
   await signIn.getByRole('button', { name: 'Sign in' }).click()
@@ -37,6 +39,20 @@ test('without the link, the IDE says where it is and takes it pasted; a wrong on
   await field.fill(stack.link())
   await signIn.getByRole('button', { name: 'Sign in' }).click()
   await expect(page.getByRole('table', { name: 'Local sandboxes' })).toBeVisible()
+})
+
+test('a browser whose sign-in stopped working is told why, its commands shown as code', async ({
+  page,
+  context,
+}) => {
+  await new WorkbenchPage(page).goto(stack.link())
+  // Half of the sign-in gone (the cookie), as after a rotation or a cleared cookie jar.
+  await context.clearCookies()
+  await page.reload()
+  const signIn = new SignInPage(page).main
+  await expect(signIn).toContainText("this browser's sign-in is not valid")
+  await expect(signIn.locator('code', { hasText: /^npm run ide-link$/ })).toHaveCount(2)
+  expect(await signIn.innerText()).not.toContain('`')
 })
 
 test('an old link after a rotation shows the sign-in page, not the IDE', async ({ page }) => {

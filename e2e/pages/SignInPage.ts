@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test'
 
 /** The page a browser that is not signed in gets: why not, and a field for the IDE's link. */
 export class SignInPage {
-  /** The whole page; it also says why this browser is not signed in (its reason paragraph). */
+  /** The whole page; where a sign-in this browser had stopped working, it also says why. */
   readonly main: Locator
 
   constructor(readonly page: Page) {

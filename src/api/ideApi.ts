@@ -104,6 +104,8 @@ export const ideApi = {
   },
   /** Who this browser is signed in as; an ApiError with status 401 when it is not. */
   signedIn: () => call<SignedInAnswer>('GET', '/auth'),
+  /** Whether this browser signed in here before (it keeps half of a sign-in, valid or not). */
+  signedInBefore: () => pageKey() !== null,
   stack: () => call<StackInfo>('GET', '/stack'),
   sandboxes: () => call<SandboxSummary[]>('GET', '/sandboxes'),
   templates: () => call<TemplateSummary[]>('GET', '/templates'),

@@ -3,6 +3,7 @@ import { type FormEvent, type ReactNode, useEffect, useState } from 'react'
 import type { SignedInAnswer } from '../contract/ideApiTypes'
 import { localStack } from '../sandbox/localStack'
 import { Splash } from '../ui/Splash'
+import { TextWithCode } from '../ui/TextWithCode'
 import { navigate, pathFor } from './route'
 import { CallerContext, signInFromAddress, tokenFrom } from './signIn'
 
@@ -38,7 +39,7 @@ export function SignInGate({ children }: { children: ReactNode }) {
 }
 
 /** Where the link is, and a field to paste it into. */
-function SignInPage({ reason }: { reason: string }) {
+function SignInPage({ reason }: { reason: string | undefined }) {
   const queryClient = useQueryClient()
   const [error, setError] = useState<string>()
   const [busy, setBusy] = useState(false)
@@ -72,7 +73,11 @@ function SignInPage({ reason }: { reason: string }) {
         Lost it? <code>npm run ide-link</code> prints it again, and <code>npm run ide-link -- --rotate</code>{' '}
         makes a new one and signs every browser out.
       </p>
-      <p className="sign-in-reason">{reason}</p>
+      {reason !== undefined && (
+        <p className="sign-in-reason">
+          <TextWithCode text={reason} />
+        </p>
+      )}
       <form aria-label="Sign in" onSubmit={submit}>
         <label>
           IDE link or token

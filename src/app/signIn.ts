@@ -23,7 +23,7 @@ function takeTokenFromAddress(): string | undefined {
  * What the page knows about its sign-in to the local stack: who it is signed in as (unknown
  * when the stack could not say), or why it is not.
  */
-export type SignInState = { signedIn: true; who?: SignedInAnswer } | { signedIn: false; reason: string }
+export type SignInState = { signedIn: true; who?: SignedInAnswer } | { signedIn: false; reason?: string }
 
 /** The path of a student's join link: `/join#token=…`. */
 export const joinPath = '/join'
@@ -35,8 +35,8 @@ export const joinPath = '/join'
  * pages to report.
  */
 export async function signInFromAddress(): Promise<SignInState> {
+  const token = takeTokenFromAddress()
   try {
-    const token = takeTokenFromAddress()
     if (token !== undefined) {
       if (location.pathname === joinPath) await localStack.join(token)
       else await localStack.signIn(token)
@@ -44,7 +44,13 @@ export async function signInFromAddress(): Promise<SignInState> {
     return { signedIn: true, who: await localStack.signedIn() }
   } catch (err) {
     const failure = sandboxError(err)
-    if (failure.kind === 'signed-out') return { signedIn: false, reason: failure.message }
+    // The stack's words say why a link this page was opened with, or a sign-in this browser had,
+    // does not open the IDE (a wrong token, a rotated one, a revoked join link); to a browser that
+    // never tried, the page itself says it all.
+    if (failure.kind === 'signed-out')
+      return token !== undefined || localStack.signedInBefore()
+        ? { signedIn: false, reason: failure.message }
+        : { signedIn: false }
     return { signedIn: true }
   }
 }

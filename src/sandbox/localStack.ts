@@ -63,4 +63,6 @@ export const localStack = {
   join: (token: string): Promise<JoinAnswer> => mapped(() => ideApi.join(token)),
   /** Who this browser is signed in as. */
   signedIn: (): Promise<SignedInAnswer> => mapped(ideApi.signedIn),
+  /** Whether this browser signed in here before: a sign-in it lost is news, one it never had is not. */
+  signedInBefore: (): boolean => ideApi.signedInBefore(),
 }
