@@ -52,7 +52,7 @@ test('a browser whose sign-in stopped working is told why, its commands shown as
   const signIn = new SignInPage(page).main
   await expect(signIn).toContainText("this browser's sign-in is not valid")
   await expect(signIn.locator('code', { hasText: /^npm run ide-link$/ })).toHaveCount(2)
-  expect(await signIn.innerText()).not.toContain('`')
+  expect(await signIn.textContent()).not.toContain('`')
 })
 
 test('an old link after a rotation shows the sign-in page, not the IDE', async ({ page }) => {
