@@ -1,7 +1,6 @@
 import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import type { SandboxLimits } from './platform/launcher/sandboxLimits'
 
 /** Everything the local platform (`npm start`) reads at start, from flags and environment. */
 export interface PlatformConfig {
@@ -42,6 +41,16 @@ export interface PlatformConfig {
   metricsEveryMs?: number
   /** What each new sandbox may use; `defaultSandboxLimits` fills in what is not given. */
   sandboxLimits?: Partial<SandboxLimits>
+}
+
+/** What one sandbox may use, as E2B's cpuCount and memoryMB say, plus a bound on processes. */
+export interface SandboxLimits {
+  cpus: number
+  memoryMB: number
+  /** Most processes and threads at once: a fork bomb stops here, inside its own sandbox. */
+  pids: number
+  /** Size of its home's file system (see SandboxDisks); absent in records from before disks. */
+  diskMB?: number
 }
 
 /**

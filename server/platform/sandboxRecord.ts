@@ -1,4 +1,4 @@
-import type { SandboxLimits } from './launcher/sandboxLimits'
+import type { SandboxLimits } from '../config'
 
 /** A sandbox as the platform remembers it across restarts (one entry of sandboxes.json). */
 export interface SandboxRecord {

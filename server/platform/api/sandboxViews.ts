@@ -1,4 +1,4 @@
-import type { SandboxLimits } from '../launcher/sandboxLimits'
+import type { SandboxLimits } from '../../config'
 import type { SandboxRecord } from '../sandboxRecord'
 
 /** What every view says about the machine and the runtime behind the sandboxes. */

@@ -1,4 +1,5 @@
-import type { LimitEnforcer, SandboxLimits } from './sandboxLimits'
+import type { SandboxLimits } from '../../config'
+import type { LimitEnforcer } from './sandboxLimits'
 
 /** What the platform needs to start one sandbox's runtime. */
 export interface LaunchSpec {

@@ -1,17 +1,8 @@
 import { join } from 'node:path'
+import type { SandboxLimits } from '../../config'
 import { CgroupDir } from './cgroupDir'
 import { findCgroupDirs, type LimitController, limitControllers, sandboxGroupParent } from './findCgroupDirs'
 import { withProbeProcess } from './probeProcess'
-
-/** What one sandbox may use, as E2B's cpuCount and memoryMB say, plus a bound on processes. */
-export interface SandboxLimits {
-  cpus: number
-  memoryMB: number
-  /** Most processes and threads at once: a fork bomb stops here, inside its own sandbox. */
-  pids: number
-  /** Size of its home's file system (see SandboxDisks); absent in records from before disks. */
-  diskMB?: number
-}
 
 /** The kernel's groups holding one sandbox's limits. */
 export interface LimitGroups {

@@ -3,10 +3,10 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { SandboxLimits } from '../../../config'
 import { runtimePort } from '../../testing/runtimeBridge'
 import { createSandboxLauncher, type SandboxLauncherOptions } from '../createSandboxLauncher'
 import type { LaunchedSandbox, SandboxLauncher } from '../sandboxLauncher'
-import type { SandboxLimits } from '../sandboxLimits'
 
 /** The repository root, as the platform passes it. */
 export const projectRoot = fileURLToPath(new URL('../../../../', import.meta.url))
