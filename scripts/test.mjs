@@ -80,6 +80,7 @@ const check = (name, cmd, args) => rows.push({ name, ...run(cmd, args) })
 check('generated code is fresh', 'node', ['scripts/gen-check.mjs'])
 check('typecheck (tsc, per environment)', 'node', ['scripts/typecheck.mjs'])
 check('lint and format (biome)', bin('biome'), ['check', '.'])
+check('layers (scripts/layers.ts)', bin('tsx'), ['scripts/checkLayers.ts'])
 
 // Built before the unit tests, so they see the same tree on a clean clone as on a working copy.
 const build = run(bin('vite'), ['build', '--logLevel', 'warn'])
