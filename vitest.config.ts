@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
+  // The project's own packages (packages/*) are tested from their sources, not their builds.
+  resolve: { conditions: ['sandbox-ide-source'] },
+  ssr: { resolve: { conditions: ['sandbox-ide-source'], externalConditions: ['sandbox-ide-source'] } },
   test: {
     include: [
       'proto/**/*.test.ts',

@@ -1,4 +1,4 @@
-// Checks every import of src/ and server/ against the table of layers (scripts/layers.ts):
+// Checks every import of src/, server/ and packages/ against the table of layers (scripts/layers.ts):
 //   tsx scripts/checkLayers.ts        (part of `npm run lint` and `npm test`)
 // Prints one line per broken rule, with the table's reasons, and exits 1 when there is any.
 import { readdirSync, readFileSync } from 'node:fs'
@@ -15,7 +15,7 @@ export interface Violation {
 }
 
 const sourceFile = /\.(ts|tsx|mts)$/
-const checkedRoots = ['src', 'server']
+const checkedRoots = ['src', 'server', 'packages']
 
 /**
  * The modules a file imports, with their lines: static imports and re-exports (type-only ones
@@ -138,7 +138,7 @@ export function checkImport(
     .reduce((a, b) => (b && (!a || b.folder.length > a.folder.length) ? b : a))
   if (!to) {
     if (inAny(target, checkedRoots)) return `${target} is in no layer: add its folder to scripts/layers.ts`
-    return `${named(from.folder)} imports ${target}, outside src/ and server/: ${say(from)}`
+    return `${named(from.folder)} imports ${target}, outside the layered code: ${say(from)}`
   }
   if (to === from) {
     const [mine, theirs] = [unitOf(file, from), unitOf(target, from)]
@@ -154,12 +154,12 @@ function* sourceFiles(root: string, folder: string): Generator<string> {
   for (const entry of readdirSync(join(root, folder), { withFileTypes: true })) {
     const path = `${folder}/${entry.name}`
     if (entry.isDirectory()) {
-      if (entry.name !== 'node_modules') yield* sourceFiles(root, path)
+      if (entry.name !== 'node_modules' && entry.name !== 'dist') yield* sourceFiles(root, path)
     } else if (sourceFile.test(entry.name) && !entry.name.endsWith('.d.ts')) yield path
   }
 }
 
-/** Every import of src/ and server/ that breaks the table. */
+/** Every import of src/, server/ and packages/ that breaks the table. */
 export function checkTree(root: string): Violation[] {
   const violations: Violation[] = []
   for (const top of checkedRoots)
@@ -190,5 +190,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.error(`\n${violations.length} import(s) break the layers (scripts/layers.ts)`)
     process.exit(1)
   }
-  console.log('layers: every import of src/ and server/ keeps to scripts/layers.ts')
+  console.log('layers: every import of src/, server/ and packages/ keeps to scripts/layers.ts')
 }

@@ -1,5 +1,5 @@
 // The layers of the code, in one table: where each one lives, what it may import, and why.
-// `npm run lint` checks every import of src/ and server/ against it (scripts/checkLayers.ts), and
+// `npm run lint` checks every import of src/, server/ and packages/ against it (scripts/checkLayers.ts), and
 // every message it prints is made from this table, so a rule is written, and explained, once.
 
 /** One part of the code and the parts it may import. */
@@ -39,6 +39,11 @@ export const layers: readonly Layer[] = [
     why: 'what the page and the stack share beyond the .proto (server/ imports it too), so it stands on the generated code alone',
   },
   { folder: 'src/gen', mayImport: [], why: 'generated from proto/ by `npm run gen`, never edited' },
+  {
+    folder: 'packages/embed',
+    mayImport: [],
+    why: 'the client a parent page installs (@sandbox-ide/embed) and the protocol it shares with the IDE; it depends on nothing',
+  },
   {
     folder: 'src/api',
     mayImport: [...browserBase, 'src/gen'],
@@ -165,6 +170,11 @@ export const packageRules: readonly PackageRule[] = [
     packages: ['react', 'react-dom', 'zustand', '@tanstack/*'],
     onlyIn: ['src/ui', 'src/features', 'src/workbench', 'src/embed', 'src/app', 'src'],
     why: 'below the views, streams and state are plain TypeScript classes with dispose(), which React only subscribes to',
+  },
+  {
+    packages: ['@sandbox-ide/embed'],
+    onlyIn: ['src/embed'],
+    why: 'the IDE speaks the embed protocol in src/embed/ alone, where its host answers the parent page',
   },
   {
     packages: ['@xterm/*'],

@@ -1,3 +1,4 @@
+import type { PanelName } from '@sandbox-ide/embed/protocol'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { StatusBar } from '../features/statusbar/StatusBar'
 import { TerminalEchoStatus } from '../features/terminal/TerminalEchoStatus'
@@ -16,7 +17,6 @@ import { ConsentQueue } from './consent'
 import { type EmbedTarget, embedCommands, including, runInTerminal } from './embedCommands'
 import type { EmbedHost } from './embedHost'
 import type { EmbedOptions } from './embedOptions'
-import type { PanelName } from './protocol'
 
 interface EmbedWorkbenchProps {
   session: SandboxSession

@@ -1,10 +1,10 @@
+import type { PanelName, ThemeName } from '@sandbox-ide/embed/protocol'
 import type { TerminalInstance } from '../features/terminal/TerminalInstance'
 import { sandboxError } from '../sandbox/sandboxError'
 import type { SandboxFiles } from '../sandbox/sandboxFiles'
 import type { Workspace } from '../workbench/Workspace'
 import type { ConsentQueue } from './consent'
 import { CommandError, type CommandHandlers } from './embedHost'
-import type { PanelName, ThemeName } from './protocol'
 
 /** What the commands act on: the embedded workbench's workspace and the page around it. */
 export interface EmbedTarget {

@@ -1,4 +1,3 @@
-import { DisposableStore, toDisposable } from '../common/lifecycle'
 import {
   type CommandName,
   type EmbedCommands,
@@ -8,7 +7,8 @@ import {
   embedProtocol,
   type HelloMessage,
   type ResponseMessage,
-} from './protocol'
+} from '@sandbox-ide/embed/protocol'
+import { DisposableStore, toDisposable } from '../common/lifecycle'
 import { connectSchema, firstIssue, paramsSchemas, requestSchema } from './requestSchemas'
 
 /** What the parent handed over in the handshake. */

@@ -1,4 +1,4 @@
-import type { PanelName, ThemeName } from './protocol'
+import type { PanelName, ThemeName } from '@sandbox-ide/embed/protocol'
 
 /** What an /embed URL configures. None of it is secret: the sandbox comes in the handshake. */
 export interface EmbedOptions {

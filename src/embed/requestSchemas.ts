@@ -1,7 +1,8 @@
 // zod's mini build (the same checks, functions instead of methods): a third of the full one's
 // weight, which every embed pays before it is usable. English messages, as the full one has.
+
+import { type CommandName, type EmbedCommands, embedProtocol } from '@sandbox-ide/embed/protocol'
 import * as z from 'zod/mini'
-import { type CommandName, type EmbedCommands, embedProtocol } from './protocol'
 
 z.config(z.locales.en())
 

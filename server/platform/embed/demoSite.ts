@@ -37,13 +37,13 @@ const types: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
 }
 
-/** The typed embed client (src/embed/client.ts) as one browser module, bundled on first use. */
+/** The typed embed client (packages/embed, from its sources) as one browser module, bundled on first use. */
 function clientBundle(projectRoot: string): () => Promise<string> {
   let bundle: Promise<string> | undefined
   return () => {
     bundle ??= import('esbuild').then(async ({ build }) => {
       const result = await build({
-        entryPoints: [join(projectRoot, 'src', 'embed', 'client.ts')],
+        entryPoints: [join(projectRoot, 'packages', 'embed', 'src', 'client.ts')],
         bundle: true,
         format: 'esm',
         target: 'es2022',

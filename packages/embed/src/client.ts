@@ -1,5 +1,5 @@
 // The parent page's side of the embed protocol (protocol.ts): a small typed client with no
-// dependencies. The stack serves it bundled as /embed-client.js on its demo origin.
+// dependencies, published as @sandbox-ide/embed. The stack's demo page gets it as /embed-client.js.
 import {
   type CommandName,
   type ConnectMessage,
@@ -12,9 +12,9 @@ import {
   type PanelName,
   type ResponseMessage,
   type ThemeName,
-} from './protocol'
+} from './protocol.js'
 
-export type { EmbedEvents, PanelName, ThemeName }
+export type { EmbedEvents, ErrorCode, PanelName, ThemeName }
 
 /** A request the IDE refused or that failed in the sandbox. */
 export class EmbedError extends Error {

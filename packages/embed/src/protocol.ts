@@ -1,5 +1,6 @@
 // The postMessage protocol between a page that embeds the IDE (the parent) and the IDE in its
-// iframe. Types only: the parent's client (client.ts) and the IDE's host (embedHost.ts) share it.
+// iframe. Its types and name: the parent's client (client.ts) and the IDE's host (src/embed/embedHost.ts)
+// share it; the IDE imports it as @sandbox-ide/embed/protocol.
 //
 // 1. The IDE posts `hello` to its parent (no secrets in it), again every half second until
 //    connected, so a parent that starts listening late still hears it.
