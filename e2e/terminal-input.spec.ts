@@ -98,8 +98,9 @@ test('Ctrl+Shift+C copies the selection; Ctrl+C copies one too, and is ^C withou
   await wb.selectWord('other-43-word')
   await page.keyboard.press('Control+C')
   await expect.poll(() => wb.clipboard()).toBe('other-43-word')
-  // The copy cleared the selection, so the next Ctrl+C interrupts.
-  await wb.type('sleep 30\n')
+  // The copy cleared the selection, so the next Ctrl+C interrupts: once the command runs in the
+  // foreground (it says so, then becomes the sleep), not while the shell is still starting it.
+  await wb.run("bash -c 'echo sleeping-$((2+2)); exec sleep 30'", 'sleeping-4')
   await page.keyboard.press('Control+C')
   await wb.run('echo interrupted-$((2*3))', 'interrupted-6')
 })

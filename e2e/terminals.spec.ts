@@ -226,8 +226,14 @@ test('on a slow link a flood asks for an output window the link crosses in about
     // (keys typed at once, as here, are not timed).
     // Watched over some 2 MB of the flood (32 acknowledgements of a quarter of 256 KiB).
     await expect.poll(() => acks, { timeout: 30_000 }).toBeGreaterThanOrEqual(32)
-    expect(asked.length).toBeGreaterThanOrEqual(1)
-    expect(Math.max(...asked), `asked for ${asked.join(', ')}`).toBeLessThan(400 * 1024)
+    expect(asked.length).toBeGreaterThanOrEqual(3)
+    // What it asks for as it goes, and last: a page that was busy parses what waited in a burst,
+    // which may inflate one measurement for a while (the lower of two only softens it), but a
+    // window sized by the acknowledgements' wait asked 600-860 kB at every step.
+    const sorted = [...asked].sort((a, b) => a - b)
+    const median = sorted[Math.floor(sorted.length / 2)] as number
+    expect(median, `asked for ${asked.join(', ')}`).toBeLessThan(400 * 1024)
+    expect(asked.at(-1), `asked for ${asked.join(', ')}`).toBeLessThan(400 * 1024)
     await page.keyboard.press('Control+C')
     await wb.run('echo stopped-$((6*7))', 'stopped-42')
   } finally {
