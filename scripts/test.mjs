@@ -106,14 +106,27 @@ const unitReport = readJson('unit.json')
 const unitCounts = counts(unitReport, vitestCounts)
 rows.push({ name: 'unit and protocol tests (vitest)', ...unit, ...unitCounts })
 
-const e2e = build.ok ? run(bin('playwright'), ['test']) : { ok: false, seconds: 0 }
-const e2eReport = build.ok ? readJson('e2e.json') : undefined
-const e2eCounts = counts(e2eReport, (r) => ({
+/** A Playwright JSON report's counts. */
+const playwrightCounts = (r) => ({
   passed: r.stats.expected + r.stats.flaky,
   failed: r.stats.unexpected,
   skipped: r.stats.skipped,
-}))
-rows.push({ name: 'browser tests (playwright)', ...e2e, ...e2eCounts })
+})
+
+// Two runs: the spec files two at a time, then those that must run alone (playwright.config.ts).
+const e2eRuns = [
+  { project: 'together', name: 'browser tests, in parallel (playwright)', report: 'e2e.json' },
+  { project: 'alone', name: 'browser tests, one at a time (playwright)', report: 'e2e-alone.json' },
+].map(({ project, name, report }) => {
+  const result = build.ok
+    ? run(bin('playwright'), ['test', '--project', project], {
+        PLAYWRIGHT_JSON_OUTPUT_NAME: join(results, report),
+      })
+    : { ok: false, seconds: 0 }
+  const json = build.ok ? readJson(report) : undefined
+  rows.push({ name, ...result, ...counts(json, playwrightCounts) })
+  return { json, counts: counts(json, playwrightCounts) }
+})
 
 // The same stack in the engines Playwright cannot drive: Firefox ESR and WebKitGTK.
 const engines = build.ok
@@ -124,21 +137,24 @@ const enginesCounts = counts(enginesReport, vitestCounts)
 rows.push({ name: 'browser tests (Firefox, WebKit)', ...engines, ...enginesCounts })
 
 const failedTests = [
-  ...failures(unitReport, e2eReport, readJson('unit-errors.json')),
+  ...failures(unitReport, undefined, readJson('unit-errors.json')),
+  ...e2eRuns.flatMap(({ json }) => failures(undefined, json)),
   ...failures(enginesReport, undefined, readJson('engines-errors.json')),
 ]
 if (failedTests.length) console.log(`\nwhat failed:\n${failedTests.join('\n')}`)
-console.log('\nstep                                 result   time   tests')
+const width = Math.max(...rows.map((r) => r.name.length))
+console.log(`\n${'step'.padEnd(width)} result   time   tests`)
 for (const r of rows) {
   const tests = r.passed === undefined ? '' : `${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped`
   console.log(
-    `${r.name.padEnd(36)} ${(r.ok ? 'ok' : 'FAILED').padEnd(8)} ${r.seconds.toFixed(1).padStart(5)}s  ${tests}`,
+    `${r.name.padEnd(width)} ${(r.ok ? 'ok' : 'FAILED').padEnd(8)} ${r.seconds.toFixed(1).padStart(5)}s  ${tests}`,
   )
 }
 // A failed step that runs no tests (codegen, typecheck, lint, build) counts as one failure.
 const failedChecks = rows.filter((r) => !r.ok && r.passed === undefined).length
-const passed = unitCounts.passed + e2eCounts.passed + enginesCounts.passed
-const failed = unitCounts.failed + e2eCounts.failed + enginesCounts.failed + failedChecks
+const runners = [unitCounts, ...e2eRuns.map((r) => r.counts), enginesCounts]
+const passed = runners.reduce((sum, c) => sum + c.passed, 0)
+const failed = runners.reduce((sum, c) => sum + c.failed, 0) + failedChecks
 const summary = `${passed} passed, ${failed} failed`
 writeFileSync(join(results, 'summary.txt'), `${summary}\n`)
 if (existsSync(join(results, 'e2e'))) console.log('browser test artifacts: test-results/e2e/')
