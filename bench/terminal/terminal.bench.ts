@@ -643,7 +643,7 @@ async function againstWettyInASandbox(stack: TestPlatform): Promise<Figure[]> {
 /**
  * 2b. Echo on a stack started with `--tls`: HTTPS with HTTP/2, where the terminal streams its
  * keystrokes over StreamInput. The browser is told to accept the stack's self-signed certificate,
- * as a user does once (or trusts it, see the README).
+ * as a user does once (or trusts it, see docs/local-stack.md).
  */
 async function echoOverHttps(browser: BareChromium, pageDir: string): Promise<Figure[]> {
   const stack = await startBenchPlatform({ maxSandboxes: 1, tls: true })

@@ -25,7 +25,7 @@ const show = showRequest
  * empty selector or input or an unsupported signal; 500 for an error of the sandbox's own
  * system, saying which (`internal` with the errno, as `ENAMETOOLONG` or `EROFS`; `/files`'
  * "error …" with it); 507 for a full disk. And one of connect-es: a protobuf body it cannot
- * decode is `internal` (envd's connect-go says `invalid_argument`; listed in the README).
+ * decode is `internal` (envd's connect-go says `invalid_argument`; listed in docs/runtime.md).
  * And the IDE's own: 503 for its pages while it is not built.
  */
 function documented5xx(req: FuzzRequest, status: number, text: string): boolean {

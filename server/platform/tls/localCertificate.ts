@@ -22,7 +22,7 @@ const renewBeforeMs = 7 * 24 * 3600 * 1000
 // The names: the platform's host (localhost, 127.0.0.1, [::1]) and the router's
 // `{port}-{id}.localhost` names. Node refuses a wildcard right under a top-level name (and
 // browsers are no more lenient), so `*.localhost` states intent more than it helps: sandbox
-// hosts still need the certificate accepted (see the README).
+// hosts still need the certificate accepted (docs/local-stack.md, HTTPS and HTTP/2).
 // Our own config instead of the system's openssl.cnf, whose defaults (CA:TRUE, no SANs) differ
 // between distributions; `-addext` on top of them can collide with what they set.
 const opensslConfig = (domain?: string) => `[req]
