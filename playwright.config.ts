@@ -17,6 +17,8 @@ export default defineConfig({
   // e2e/engines/*.test.ts are for other engines, run by vitest.engines.config.ts.
   testMatch: '**/*.spec.ts',
   outputDir: 'test-results/e2e',
+  // One picture per state whatever the project (e2e/visual.spec.ts-snapshots/sign-in-linux.png).
+  snapshotPathTemplate: '{testDir}/{testFilePath}-snapshots/{arg}-{platform}{ext}',
   // Files in parallel, the tests of a file in order (they share its stack).
   fullyParallel: false,
   workers: 2,
