@@ -26,6 +26,8 @@ export interface PackageRule {
 }
 
 const browserBase = ['src/common', 'src/contract']
+/** What the stack's parts stand on: the wire, its configuration, and its HTTP basics. */
+const stackBase = ['src/gen', 'src/contract', 'server/config.ts', 'server/nodeFlags.ts', 'server/http']
 
 export const layers: readonly Layer[] = [
   {
@@ -93,14 +95,7 @@ export const layers: readonly Layer[] = [
   },
   {
     folder: 'server/platform',
-    mayImport: [
-      'src/gen',
-      'src/contract',
-      'server/config.ts',
-      'server/nodeFlags.ts',
-      'server/http',
-      'server/runtime',
-    ],
+    mayImport: [...stackBase, 'server/runtime'],
     why: 'the E2B platform API, the router and the sandboxes it launches',
   },
   {
@@ -115,14 +110,7 @@ export const layers: readonly Layer[] = [
   },
   {
     folder: 'server/fuzz',
-    mayImport: [
-      'src/gen',
-      'src/contract',
-      'server/http',
-      'server/platform',
-      'server/runtime',
-      'server/testing',
-    ],
+    mayImport: [...stackBase, 'server/platform', 'server/runtime', 'server/testing'],
     why: 'the fuzz and fault suites of every server',
   },
   {
@@ -138,16 +126,7 @@ export const layers: readonly Layer[] = [
   {
     folder: 'server',
     filesOnly: true,
-    mayImport: [
-      'src/gen',
-      'src/contract',
-      'server/config.ts',
-      'server/nodeFlags.ts',
-      'server/http',
-      'server/platform',
-      'server/runtime',
-      'server/class',
-    ],
+    mayImport: [...stackBase, 'server/platform', 'server/runtime', 'server/class'],
     why: 'the stack’s command lines and configuration, which put the platform together',
   },
 ]
