@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { dirname, join } from 'node:path'
-import { connectNodeAdapter } from '@connectrpc/connect-node'
+import { compressionGzip, connectNodeAdapter } from '@connectrpc/connect-node'
 import { outputAckPath } from '../../src/contract/runtimeExtensions'
 import { Filesystem } from '../../src/gen/filesystem_pb'
 import { Process } from '../../src/gen/process_pb'
@@ -57,6 +57,9 @@ export function createRuntimeHandler(options: RuntimeOptions) {
     },
     // The seed says request objects reject unknown fields; envd itself is laxer.
     jsonOptions: { ignoreUnknownFields: false },
+    // gzip only, as envd (connect-go) offers: connect-node would also offer brotli, whose default
+    // quality spends some 30 s of CPU on a listing of 100,000 entries for a client asking only for it.
+    acceptCompression: [compressionGzip],
     readMaxBytes: maxRpcBodyBytes,
     interceptors: [userInterceptor(rt.users)],
     shutdownSignal: shutdown.signal,
