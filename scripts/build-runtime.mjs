@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Bundles the sandbox runtime (server/runtime/cli.ts) into one ES module, so a sandbox needs only
-// that file and the two native packages, and starts without a TypeScript loader.
+// that file and its native packages, and starts without a TypeScript loader.
 //   node scripts/build-runtime.mjs [--force]   prints the bundle's path on stdout
 // Rebuilds only when a source is newer than the bundle.
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
@@ -15,7 +15,7 @@ export const runtimeBundlePath = join(root, 'dist', 'runtime', 'runtime.mjs')
 const sudoBundlePath = join(root, 'dist', 'runtime', 'sudo.mjs')
 
 /** Packages with native code: loaded from node_modules at run time, never bundled. */
-export const runtimeNativePackages = ['node-pty', 'fs-xattr']
+export const runtimeNativePackages = ['node-pty', 'fs-xattr', '@sandbox-ide/fs-entries']
 
 /** Directories whose .ts files end up in the bundle. */
 // Everything the runtime imports: its own folder, the servers' shared HTTP helpers, the generated code and the contract.

@@ -156,6 +156,11 @@ export const packageRules: readonly PackageRule[] = [
     why: 'the IDE speaks the embed protocol in src/embed/ alone, where its host answers the parent page',
   },
   {
+    packages: ['@sandbox-ide/fs-entries'],
+    onlyIn: ['server/runtime'],
+    why: 'the native directory reader serves the runtime’s listings, and is bound into sandboxes for it alone',
+  },
+  {
     packages: ['@xterm/*'],
     onlyIn: ['src/features/terminal'],
     why: 'xterm.js is the terminal feature’s; the rest of the page reaches terminals through it',

@@ -14,7 +14,7 @@ export interface RuntimeBundle {
 }
 
 /** Kept in step with `runtimeNativePackages` in scripts/build-runtime.mjs. */
-const nativePackageNames = ['node-pty', 'fs-xattr']
+const nativePackageNames = ['node-pty', 'fs-xattr', '@sandbox-ide/fs-entries']
 
 /**
  * Makes sure the runtime bundle exists and is newer than its sources (runs

@@ -1,6 +1,5 @@
 import { constants, lstatSync, realpathSync, statSync } from 'node:fs'
 import { basename } from 'node:path'
-import { create } from '@bufbuild/protobuf'
 import { type Timestamp, TimestampSchema } from '@bufbuild/protobuf/wkt'
 import { type EntryInfo, EntryInfoSchema, FileType } from '../../../src/gen/filesystem_pb'
 import type { UserDirectory } from '../users'
@@ -15,19 +14,51 @@ export function fileTypeOf(mode: number): FileType {
   return FileType.UNSPECIFIED
 }
 
-const nsPerSecond = 1_000_000_000n
-
-/** A protobuf Timestamp from nanoseconds since the epoch; undefined for zero, as envd omits it. */
-function timestampFromNs(ns: bigint): Timestamp | undefined {
-  if (ns === 0n) return undefined
-  let seconds = ns / nsPerSecond
-  let nanos = ns % nsPerSecond
-  if (nanos < 0n) {
-    seconds -= 1n
-    nanos += nsPerSecond
-  }
-  return create(TimestampSchema, { seconds, nanos: Number(nanos) })
+/** What an entry's lstat says, as `describeEntry` needs it (a native listing gives the same). */
+export interface EntryStat {
+  mode: number
+  uid: number
+  gid: number
+  size: bigint
+  mtimeSeconds: bigint
+  mtimeNanos: number
 }
+
+/** A Timestamp as protobuf-es makes one; undefined for the epoch itself, as envd omits a zero time. */
+function timestamp(seconds: bigint, nanos: number): Timestamp | undefined {
+  if (seconds === 0n && nanos === 0) return undefined
+  return { $typeName: TimestampSchema.typeName, seconds, nanos }
+}
+
+/**
+ * The EntryInfo of an entry that is not a symlink, from its lstat and metadata: the same message
+ * `create(EntryInfoSchema, …)` makes (a test holds them equal), built as the plain object
+ * protobuf-es messages are, since a listing builds 100,000 of them.
+ */
+export function describeEntry(
+  path: string,
+  st: EntryStat,
+  metadata: Record<string, string>,
+  users: UserDirectory,
+): EntryInfo {
+  const info: EntryInfo = {
+    $typeName: EntryInfoSchema.typeName,
+    name: basename(path),
+    type: fileTypeOf(st.mode),
+    path,
+    size: st.size,
+    mode: st.mode & 0o777,
+    permissions: fileModeString(st.mode),
+    owner: users.userName(st.uid),
+    group: users.groupName(st.gid),
+    metadata,
+  }
+  const modified = timestamp(st.mtimeSeconds, st.mtimeNanos)
+  if (modified) info.modifiedTime = modified
+  return info
+}
+
+const nsPerSecond = 1_000_000_000n
 
 /**
  * EntryInfo for `path` as envd fills it (envd-api.md §4.2): lstat for size, owner and the mode
@@ -36,38 +67,33 @@ function timestampFromNs(ns: bigint): Timestamp | undefined {
  * lstat error (ENOENT and so on) for the caller to map.
  *
  * Synchronous on purpose: these are metadata calls the kernel answers from its caches, and going
- * through the thread pool costs ten times more (100,000 async lstats take about a second).
+ * through the thread pool costs ten times more (100,000 async lstats take about a second). A big
+ * listing goes through the native reader instead (dirEntries.ts).
  */
 export function entryInfo(path: string, users: UserDirectory): EntryInfo {
   const st = lstatSync(path, { bigint: true })
   const lmode = Number(st.mode)
-  let type = fileTypeOf(lmode)
-  let mode = lmode & 0o777
-  let symlinkTarget: string | undefined
-  if ((lmode & constants.S_IFMT) === constants.S_IFLNK) {
-    type = FileType.UNSPECIFIED
-    mode = 0
-    symlinkTarget = path
-    try {
-      const target = statSync(path)
-      type = fileTypeOf(target.mode)
-      mode = target.mode & 0o777
-      symlinkTarget = realpathSync(path)
-    } catch {
-      // Broken link or a loop: keep UNSPECIFIED and the link's own path.
-    }
-  }
-  return create(EntryInfoSchema, {
-    name: basename(path),
-    type,
-    path,
+  const stat: EntryStat = {
+    mode: lmode,
+    uid: Number(st.uid),
+    gid: Number(st.gid),
     size: st.size,
-    mode,
-    permissions: fileModeString(lmode),
-    owner: users.userName(Number(st.uid)),
-    group: users.groupName(Number(st.gid)),
-    modifiedTime: timestampFromNs(st.mtimeNs),
-    symlinkTarget,
-    metadata: readMetadata(path),
-  })
+    mtimeSeconds: st.mtimeNs / nsPerSecond - (st.mtimeNs % nsPerSecond < 0n ? 1n : 0n),
+    mtimeNanos: Number(((st.mtimeNs % nsPerSecond) + nsPerSecond) % nsPerSecond),
+  }
+  const info = describeEntry(path, stat, readMetadata(path), users)
+  if ((lmode & constants.S_IFMT) !== constants.S_IFLNK) return info
+  // The link's own lstat, but its target's type and permission bits, and where it leads.
+  info.type = FileType.UNSPECIFIED
+  info.mode = 0
+  info.symlinkTarget = path
+  try {
+    const target = statSync(path)
+    info.type = fileTypeOf(target.mode)
+    info.mode = target.mode & 0o777
+    info.symlinkTarget = realpathSync(path)
+  } catch {
+    // Broken link or a loop: keep UNSPECIFIED and the link's own path.
+  }
+  return info
 }

@@ -12,6 +12,18 @@ const S_ISVTX = 0o1000
  * So a sticky /tmp is `dtrwxrwxrwx`, a setuid binary `urwxr-xr-x`, /dev/null `Dcrw-rw-rw-`.
  */
 export function fileModeString(mode: number): string {
+  let text = known.get(mode)
+  if (text === undefined) {
+    text = modeString(mode)
+    known.set(mode, text)
+  }
+  return text
+}
+
+/** A listing has few distinct modes among its entries: each one's string is made once. */
+const known = new Map<number, string>()
+
+function modeString(mode: number): string {
   const type = mode & S_IFMT
   let flags = ''
   if (type === S_IFDIR) flags += 'd'

@@ -1,7 +1,5 @@
-import type { Dirent } from 'node:fs'
-import { readdir, realpath, stat } from 'node:fs/promises'
+import { realpath, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { setImmediate } from 'node:timers/promises'
 import { type EntryInfo, FileType } from '../../../src/gen/filesystem_pb'
 import {
   errnoCode,
@@ -14,10 +12,7 @@ import {
 } from '../errors'
 import type { UserDirectory } from '../users'
 import { byteOrder } from './byteOrder'
-import { entryInfo } from './entryInfo'
-
-/** Entries described between two yields to the event loop, so other calls go on meanwhile. */
-const entriesPerSlice = 2000
+import { type DescribedEntry, describeDirectory, vanished } from './dirEntries'
 
 /**
  * Most entries one ListDir answers. envd has no bound: a listing of `/` at any depth walks the
@@ -65,29 +60,23 @@ export async function listDir(
   const maxDepth = Math.max(depth, 1)
   const realRoot = await resolveListRoot(path)
   const entries: EntryInfo[] = []
-  let sinceYield = 0
 
   const walk = async (realDir: string, shownDir: string, level: number, isRoot: boolean): Promise<void> => {
-    let dirents: Dirent[]
+    let described: DescribedEntry[]
     try {
-      dirents = await readdir(realDir, { withFileTypes: true })
+      described = await describeDirectory(realDir, shownDir, users)
     } catch (err) {
       const code = errnoCode(err)
       if (!isRoot && (code === 'ENOENT' || code === 'ENOTDIR')) return
       throw internal(`error reading directory ${shownDir}: ${messageOf(err)}`)
     }
-    for (const name of dirents.map((d) => d.name).sort(byteOrder)) {
-      if (++sinceYield >= entriesPerSlice) {
-        sinceYield = 0
-        await setImmediate()
+    described.sort((a, b) => byteOrder(a.name, b.name))
+    for (const entry of described) {
+      if ('error' in entry) {
+        if (vanished(entry.error)) continue // vanished during the walk
+        throw internal(`error reading directory ${shownDir}: ${messageOf(entry.error)}`)
       }
-      let info: EntryInfo
-      try {
-        info = entryInfo(join(shownDir, name), users)
-      } catch (err) {
-        if (errnoCode(err) === 'ENOENT') continue // vanished during the walk
-        throw internal(`error reading directory ${shownDir}: ${messageOf(err)}`)
-      }
+      const { info } = entry
       if (entries.push(info) > limit)
         throw resourceExhausted(
           `more than ${limit} entries under ${path} at depth ${maxDepth}: list with a smaller depth`,
@@ -95,7 +84,7 @@ export async function listDir(
       // A symlink to a directory has symlinkTarget set and is not entered, as in Go's WalkDir.
       const isRealDir = info.symlinkTarget === undefined && info.type === FileType.DIRECTORY
       if (isRealDir && level < maxDepth)
-        await walk(join(realDir, name), join(shownDir, name), level + 1, false)
+        await walk(join(realDir, entry.name), join(shownDir, entry.name), level + 1, false)
     }
   }
 

@@ -1,0 +1,10 @@
+{
+  "targets": [
+    {
+      "target_name": "fs_entries",
+      "sources": ["src/fs_entries.c"],
+      "cflags": ["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"],
+      "defines": ["NAPI_VERSION=8", "_GNU_SOURCE"]
+    }
+  ]
+}

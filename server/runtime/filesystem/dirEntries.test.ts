@@ -1,0 +1,88 @@
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { toJson } from '@bufbuild/protobuf'
+import fc from 'fast-check'
+import { setAttribute } from 'fs-xattr'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { EntryInfoSchema } from '../../../src/gen/filesystem_pb'
+import { UserDirectory } from '../users'
+import { byteOrder } from './byteOrder'
+import { type DescribedEntry, describeDirectory, nativeReader } from './dirEntries'
+
+const byName = (entries: DescribedEntry[]) =>
+  [...entries]
+    .sort((a, b) => byteOrder(a.name, b.name))
+    .map((e) => ('info' in e ? toJson(EntryInfoSchema, e.info) : e))
+
+describe('describeDirectory', () => {
+  const users = new UserDirectory('root')
+  let dir: string
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'dir-entries-'))
+    writeFileSync(join(dir, 'plain.txt'), 'hello')
+    writeFileSync(join(dir, 'with-metadata'), '')
+    setAttribute(join(dir, 'with-metadata'), 'user.e2b.owner', 'ada')
+    setAttribute(join(dir, 'with-metadata'), 'user.e2b.bad', Buffer.from([0xff, 0xfe]))
+    setAttribute(join(dir, 'with-metadata'), 'user.other', 'not ours')
+    mkdirSync(join(dir, 'folder'))
+    chmodSync(join(dir, 'folder'), 0o1777)
+    writeFileSync(join(dir, 'setuid'), '')
+    chmodSync(join(dir, 'setuid'), 0o4755)
+    symlinkSync('plain.txt', join(dir, 'link'))
+    symlinkSync('nowhere', join(dir, 'broken'))
+    symlinkSync('loop', join(dir, 'loop'))
+    writeFileSync(join(dir, 'hostile\nname <b>&amp; 🙂 漢字'), 'x'.repeat(70_000))
+  })
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  it('has its native reader here (npm install builds it)', () => {
+    expect(nativeReader).toBeDefined()
+  })
+
+  it('answers with the native reader exactly what entryInfo answers, metadata and links included', async () => {
+    const native = await describeDirectory(dir, '/shown', users)
+    const plain = await describeDirectory(dir, '/shown', users, undefined)
+    expect(byName(native)).toEqual(byName(plain))
+    const meta = native.find((e) => e.name === 'with-metadata')
+    expect(meta && 'info' in meta && meta.info.metadata).toEqual({ owner: 'ada' })
+    expect(native.map((e) => e.name).sort(byteOrder)).toEqual([
+      'broken',
+      'folder',
+      'hostile\nname <b>&amp; 🙂 漢字',
+      'link',
+      'loop',
+      'plain.txt',
+      'setuid',
+      'with-metadata',
+    ])
+  })
+
+  it('says why a directory cannot be read, as Node does', async () => {
+    const missing = join(dir, 'missing')
+    for (const native of [nativeReader, undefined]) {
+      const err = (await describeDirectory(missing, missing, users, native).catch((e: unknown) => e)) as {
+        code: string
+        message: string
+      }
+      expect(err.code).toBe('ENOENT')
+      expect(err.message).toBe(`ENOENT: no such file or directory, scandir '${missing}'`)
+    }
+    const file = join(dir, 'plain.txt')
+    const notDir = (await describeDirectory(file, file, users).catch((e: unknown) => e)) as { code: string }
+    expect(notDir.code).toBe('ENOTDIR')
+  })
+})
+
+describe('byteOrder', () => {
+  it("orders names as their UTF-8 bytes do, Go's order", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' }), (a, b) => {
+        expect(Math.sign(byteOrder(a, b))).toBe(Buffer.compare(Buffer.from(a), Buffer.from(b)))
+      }),
+      { numRuns: 5000 },
+    )
+    expect(byteOrder('\uffff', '🙂')).toBeLessThan(0)
+    expect(byteOrder('a', 'ab')).toBeLessThan(0)
+  })
+})
