@@ -2,6 +2,7 @@ import { create } from '@bufbuild/protobuf'
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect'
 import {
   type Filesystem,
+  ListDirResponseSchema,
   type WatchDirRequest,
   type WatchDirResponse,
   WatchDirResponseSchema,
@@ -10,6 +11,7 @@ import { callingUser, type RuntimeContext } from '../context'
 import { keepaliveIntervalMs } from '../keepalive'
 import { releaseWhenClientLeaves, withKeepalive } from '../streamLoop'
 import { listDir } from './listDir'
+import { preEncodedEntries } from './listingBinary'
 import { makeDir } from './makeDir'
 import { movePath } from './movePath'
 import { removePath } from './removePath'
@@ -29,6 +31,10 @@ async function watchSpec(
   const realPath = await watchTarget(path, req.allowNetworkMounts)
   return { path, realPath, recursive: req.recursive, includeEntry: req.includeEntry }
 }
+
+/** A unary call whose messages travel in protobuf's binary encoding (`application/proto`). */
+const asksForBinary = (ctx: HandlerContext) =>
+  /^application\/proto\b/i.test(ctx.requestHeader.get('content-type') ?? '')
 
 const startResponse = () => create(WatchDirResponseSchema, { event: { case: 'start', value: {} } })
 const keepaliveResponse = () => create(WatchDirResponseSchema, { event: { case: 'keepalive', value: {} } })
@@ -75,9 +81,14 @@ export function filesystemService(rt: RuntimeContext): {
         rt.users,
       ),
     }),
-    listDir: async (req, ctx) => ({
-      entries: await listDir(requestPath(req.path, ctx, rt), req.depth, rt.users),
-    }),
+    listDir: async (req, ctx) => {
+      const entries = await listDir(requestPath(req.path, ctx, rt), req.depth, rt.users)
+      // A client that reads protobuf's binary encoding (the IDE) gets its entries encoded here,
+      // ten times faster than toBinary would; the bytes are the same (listingBinary.ts).
+      return asksForBinary(ctx)
+        ? { ...create(ListDirResponseSchema), $unknown: preEncodedEntries(entries) }
+        : { entries }
+    },
     remove: async (req, ctx) => {
       await removePath(req.path, requestPath(req.path, ctx, rt))
       return {}
