@@ -181,13 +181,18 @@ export class FileTree {
 
   private changed(): void {
     const rows: TreeRow[] = []
+    // Runs over every visible row at every change: a folder of 100,000 entries makes it the
+    // explorer's hot loop, so only a folder's path is looked up in the sets of folders.
     const walk = (path: string, depth: number) => {
       const dir = this.dirs.get(path)
       if (!dir) return
-      const names = this.ordered(dir).filter((n) => this.showHidden || !n.startsWith('.'))
-      names.forEach((name, index) => {
+      const ordered = this.ordered(dir)
+      const names = this.showHidden ? ordered : ordered.filter((n) => !n.startsWith('.'))
+      const prefix = path === '/' ? '/' : `${path}/`
+      for (let index = 0; index < names.length; index++) {
+        const name = names[index] as string
         const entry = dir.children.get(name) as EntryInfo
-        const childPath = path === '/' ? `/${name}` : `${path}/${name}`
+        const childPath = prefix + name
         const isDir = isDirEntry(entry)
         const expanded = isDir && this.expanded.has(childPath)
         rows.push({
@@ -197,13 +202,13 @@ export class FileTree {
           isDir,
           isSymlink: entry.symlinkTarget !== undefined,
           expanded,
-          loading: this.loading.has(childPath),
+          loading: isDir && this.loading.has(childPath),
           index: index + 1,
           siblings: names.length,
           entry,
         })
         if (expanded) walk(childPath, depth + 1)
-      })
+      }
     }
     walk(this.root, 1)
     this.rows = rows
