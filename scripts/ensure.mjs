@@ -127,8 +127,26 @@ function ensureBenchPeers() {
   writeFileSync(stamp, wetty)
 }
 
+/**
+ * The language servers the IDE starts inside sandboxes, installed apart from the project (they are
+ * the sandboxes' tools, not its dependencies) into a folder the launcher binds into every sandbox
+ * (src/contract/languageServers.ts): Pyright for Python, TypeScript's own server for TS and JS.
+ */
+const languageServers = join(root, '.language-servers')
+const languageServerPackages = ['pyright@1.1.414', 'typescript@7.0.2']
+
+function ensureLanguageServers() {
+  const stamp = join(languageServers, '.installed')
+  const wanted = languageServerPackages.join(' ')
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === wanted) return
+  console.log(`ensure: installing the sandboxes' language servers (${wanted}) into .language-servers/`)
+  run('npm', ['install', '--prefix', languageServers, '--no-audit', '--no-fund', '--no-save', ...languageServerPackages])
+  writeFileSync(stamp, wanted)
+}
+
 ensureNodeModules()
 ensureDebian(debianNeeds[purpose] ?? [])
+ensureLanguageServers()
 // The sandbox runtime's bundle is built by the platform's launcher itself when it is stale.
 // The terminal bench opens the IDE itself, next to wetty.
 if (purpose === 'start' || purpose === 'bench') ensureIdeBuild()

@@ -1,4 +1,5 @@
-import { basename, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
+import { localLanguageServersDir } from '../../../src/contract/languageServers'
 import type { HostSystemPaths } from './hostSystemPaths'
 import type { RuntimeBundle } from './runtimeBundle'
 import { type SandboxEtcFiles, sandboxHostname, sandboxUser } from './sandboxEtcFiles'
@@ -122,6 +123,11 @@ export function bubblewrapArgs(layout: BubblewrapLayout): BubblewrapCommand {
   args.push('--ro-bind', bundle.dir, app)
   for (const pkg of bundle.nativePackages) {
     args.push('--ro-bind', pkg.dir, join(sandboxRuntimeRoot, 'node_modules', pkg.name))
+  }
+  // The language servers the IDE may start, where it looks for them (read-only, shared by all).
+  if (bundle.languageServers) {
+    args.push('--perms', '0755', '--dir', dirname(localLanguageServersDir))
+    args.push('--ro-bind', bundle.languageServers, localLanguageServersDir)
   }
   args.push('--bind', layout.socketDir, sandboxSocketDir)
   if (layout.oomEvents) args.push('--ro-bind-try', layout.oomEvents, sandboxOomEvents)

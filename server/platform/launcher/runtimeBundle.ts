@@ -11,6 +11,8 @@ export interface RuntimeBundle {
   dir: string
   /** Native packages the bundle imports, by name, with their host folders. */
   nativePackages: { name: string; dir: string }[]
+  /** The language servers `npm start` installed (.language-servers), where they are. */
+  languageServers?: string
 }
 
 /** Kept in step with `runtimeNativePackages` in scripts/build-runtime.mjs. */
@@ -37,5 +39,11 @@ export async function ensureRuntimeBundle(projectRoot: string): Promise<RuntimeB
       throw new Error(`the runtime needs the native package '${name}', not found in ${dir}`)
     return { name, dir }
   })
-  return { file, dir: dirname(file), nativePackages }
+  const languageServers = join(projectRoot, '.language-servers')
+  return {
+    file,
+    dir: dirname(file),
+    nativePackages,
+    ...(existsSync(join(languageServers, 'node_modules')) ? { languageServers } : {}),
+  }
 }
