@@ -2,7 +2,11 @@ import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   // The project's own packages (packages/*) are tested from their sources, not their builds.
-  resolve: { conditions: ['sandbox-ide-source'] },
+  resolve: {
+    conditions: ['sandbox-ide-source'],
+    // vscode-jsonrpc's runtime layer for the browser, in Node: its Node layer does the same job.
+    alias: [{ find: /^vscode-jsonrpc\/browser$/, replacement: 'vscode-jsonrpc/node' }],
+  },
   ssr: { resolve: { conditions: ['sandbox-ide-source'], externalConditions: ['sandbox-ide-source'] } },
   test: {
     include: [

@@ -83,11 +83,13 @@ describe('StreamInput messages', () => {
       every,
       paste,
     ]) {
-      const viaProtobuf = streamInputEnvelope({
-        case: 'data',
-        value: { input: { input: { case: 'pty', value: input } } },
-      })
-      expect(streamInputDataEnvelope(input)).toEqual(viaProtobuf)
+      for (const kind of ['pty', 'stdin'] as const) {
+        const viaProtobuf = streamInputEnvelope({
+          case: 'data',
+          value: { input: { input: { case: kind, value: input } } },
+        })
+        expect(streamInputDataEnvelope(input, kind)).toEqual(viaProtobuf)
+      }
     }
     // A piece of a larger buffer is encoded as itself, not as the buffer around it.
     expect(streamInputDataEnvelope(every.subarray(65, 68))).toEqual(streamInputDataEnvelope(bytes('ABC')))

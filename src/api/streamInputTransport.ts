@@ -36,9 +36,12 @@ export function streamInputEnvelope(
  * protobuf's reflection took about 0.07 ms a key (a page profile of 160 keys), over a quarter of
  * what the page does between a keydown and its send beyond what wetty's does.
  */
-export function streamInputDataEnvelope(bytes: Uint8Array): Uint8Array {
-  return encodeEnvelope(encoder.encode(`{"data":{"input":{"pty":"${base64Encode(bytes)}"}}}`))
+export function streamInputDataEnvelope(bytes: Uint8Array, input: ProcessInputKind = 'pty'): Uint8Array {
+  return encodeEnvelope(encoder.encode(`{"data":{"input":{"${input}":"${base64Encode(bytes)}"}}}`))
 }
+
+/** Where input goes: a terminal's PTY, or the stdin pipe of a process without one (a language server). */
+export type ProcessInputKind = 'pty' | 'stdin'
 
 /** A StreamInput call that failed at the HTTP level (a router's 502, a 505, a 401…). */
 export class StreamInputHttpError extends Error {
@@ -65,6 +68,8 @@ export async function readStreamInputResponse(response: Response): Promise<void>
 /** Where a StreamInput call goes. */
 export interface StreamInputTarget extends RuntimeEndpoint {
   pid: number
+  /** The PTY unless said otherwise. */
+  input?: ProcessInputKind
 }
 
 /** One open StreamInput call. */
@@ -154,7 +159,7 @@ export function openStreamInput(
   return {
     write(data) {
       for (let at = 0; at < data.length; at += maxMessageBytes) {
-        send(streamInputDataEnvelope(data.subarray(at, at + maxMessageBytes)))
+        send(streamInputDataEnvelope(data.subarray(at, at + maxMessageBytes), target.input))
       }
     },
     finish() {

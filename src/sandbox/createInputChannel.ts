@@ -12,6 +12,8 @@ export interface InputChannelOptions {
   streamTarget(): StreamInputTarget | undefined
   /** Feature detection (tests replace it). */
   supportsStreams?: () => boolean
+  /** What the input is, for the one line a switch to SendInput logs ("terminal input"). */
+  label?: string
 }
 
 /**
@@ -25,6 +27,7 @@ export function createInputChannel(options: InputChannelOptions): InputChannel {
     fallback: () => new InputQueue(options.sendInput, options.onError),
     ...(options.supportsStreams ? { supportsStreams: options.supportsStreams } : {}),
     // Not an error to show: input goes on by SendInput. Said once, for whoever debugs it.
-    onFallback: (reason) => console.info(`terminal input: StreamInput failed (${reason}); using SendInput`),
+    onFallback: (reason) =>
+      console.info(`${options.label ?? 'terminal input'}: StreamInput failed (${reason}); using SendInput`),
   })
 }

@@ -1,0 +1,438 @@
+import type { MessageConnection } from 'vscode-jsonrpc'
+import type {
+  ClientCapabilities,
+  ConfigurationParams,
+  Diagnostic,
+  DocumentDiagnosticReport,
+  FileEvent,
+  InitializeResult,
+  PublishDiagnosticsParams,
+  ServerCapabilities,
+  TextDocumentContentChangeEvent,
+  WorkspaceEdit,
+} from 'vscode-languageserver-protocol'
+import type { SandboxSession } from '../SandboxSession'
+import { FrameGuard } from './frameGuard'
+import { type LanguageServerConfig, launchCommand } from './languageTable'
+import { StdioProcess } from './stdioProcess'
+
+/** Where one language server stands, as the status bar says it. */
+export type ServerState =
+  | { kind: 'starting' }
+  | { kind: 'running' }
+  | { kind: 'restarting'; attempt: number; inMs: number; reason: string }
+  | { kind: 'missing'; reason: string; install?: string }
+  | { kind: 'failed'; reason: string }
+  | { kind: 'stopped' }
+
+/** A text document as a server is told of it. */
+export interface ServedDocument {
+  uri: string
+  languageId: string
+  version: number
+  text(): string
+}
+
+/** What a client needs of the workspace around it. */
+export interface ClientHost {
+  session: SandboxSession
+  /** The workspace's folder (the home folder), as a file URI. */
+  rootUri: string
+  /** Tag of its process, so a later page of this tab finds and ends it. */
+  tag: string
+  /** A shell line that keeps the server alive only while this page lives (see LanguageService). */
+  watchdog: string
+  /** The documents of its languages now open, to tell a (re)started server of. */
+  documents(): Iterable<ServedDocument>
+  diagnostics(uri: string, diagnostics: Diagnostic[]): void
+  state(state: ServerState): void
+  /** A server's own edit (a code action's command): applied, or refused. */
+  applyEdit(edit: WorkspaceEdit): Promise<boolean>
+  /** A message the server wants the user to see. */
+  message(type: 'error' | 'warning' | 'info', text: string): void
+}
+
+/** A request's answer waits this long at most; then it is cancelled and the editor goes on without it. */
+export const requestTimeoutMs = 10_000
+/** A server that takes longer than this to answer `initialize` is taken as broken. */
+const initializeTimeoutMs = 60_000
+/** Biggest message a server may send: past it the server is stopped, not buffered. */
+export const maxMessageBytes = 64 * 1024 * 1024
+/** Restarts after a crash: 1 s, 2 s, 4 s… at most this long apart. */
+const maxRestartDelayMs = 30_000
+/** This many crashes, each within `crashWindowMs` of the last, and it stays stopped. */
+const maxCrashes = 5
+const crashWindowMs = 3 * 60_000
+/** Pulled diagnostics are asked for once typing pauses this long. */
+const pullDelayMs = 250
+/** A shell that cannot find a command says so with this exit code. */
+const commandNotFound = 127
+
+/** What the IDE can do with what a server offers (LSP's ClientCapabilities). */
+const clientCapabilities: ClientCapabilities = {
+  general: { positionEncodings: ['utf-16'] },
+  workspace: {
+    applyEdit: true,
+    workspaceEdit: { documentChanges: true },
+    didChangeWatchedFiles: { dynamicRegistration: false },
+    configuration: true,
+    workspaceFolders: true,
+    diagnostics: { refreshSupport: true },
+  },
+  textDocument: {
+    synchronization: { didSave: true, dynamicRegistration: false },
+    publishDiagnostics: { relatedInformation: true, codeDescriptionSupport: true },
+    diagnostic: { dynamicRegistration: false, relatedDocumentSupport: false },
+    completion: {
+      completionItem: {
+        snippetSupport: true,
+        documentationFormat: ['markdown', 'plaintext'],
+        resolveSupport: { properties: ['documentation', 'detail', 'additionalTextEdits'] },
+        insertReplaceSupport: false,
+        labelDetailsSupport: true,
+      },
+      contextSupport: true,
+    },
+    hover: { contentFormat: ['markdown', 'plaintext'] },
+    signatureHelp: {
+      signatureInformation: { documentationFormat: ['markdown', 'plaintext'], activeParameterSupport: true },
+      contextSupport: true,
+    },
+    definition: { linkSupport: true },
+    typeDefinition: { linkSupport: true },
+    references: {},
+    rename: { prepareSupport: true },
+    formatting: {},
+    documentSymbol: { hierarchicalDocumentSymbolSupport: true },
+    codeAction: {
+      codeActionLiteralSupport: {
+        codeActionKind: { valueSet: ['', 'quickfix', 'refactor', 'source', 'source.organizeImports'] },
+      },
+      resolveSupport: { properties: ['edit'] },
+    },
+  },
+}
+
+/**
+ * One language server in the sandbox, for one page: started through the runtime's Start (no
+ * PTY), spoken to in JSON-RPC over its stdin and stdout, told of the open documents of its
+ * languages, and started again (with backoff) when it crashes, is killed, or its stream is lost:
+ * LSP forbids a second `initialize`, so a server is never reattached, always restarted, and the
+ * documents are opened on it again. A command the sandbox does not have is "missing", said once,
+ * with how to install it, not retried.
+ */
+export class LanguageClient {
+  private process: StdioProcess | undefined
+  private connection: MessageConnection | undefined
+  private capabilitiesOf: ServerCapabilities | undefined
+  private current: ServerState = { kind: 'stopped' }
+  private stderrTail: string[] = []
+  private crashes: number[] = []
+  private restartTimer: ReturnType<typeof setTimeout> | undefined
+  private readonly pullTimers = new Map<string, ReturnType<typeof setTimeout>>()
+  private wanted = false
+  private generation = 0
+
+  constructor(
+    readonly key: string,
+    readonly config: LanguageServerConfig,
+    private readonly host: ClientHost,
+  ) {}
+
+  get state(): ServerState {
+    return this.current
+  }
+
+  /** What the running server offers (undefined until it answered `initialize`). */
+  get capabilities(): ServerCapabilities | undefined {
+    return this.current.kind === 'running' ? this.capabilitiesOf : undefined
+  }
+
+  /** Starts it (once; later calls while it runs or waits to restart do nothing). */
+  start(): void {
+    if (this.wanted && this.current.kind !== 'stopped' && this.current.kind !== 'failed') return
+    this.wanted = true
+    this.setState({ kind: 'restarting', attempt: 0, inMs: 0, reason: 'waiting for the sandbox' })
+    this.launchWhenRunning()
+  }
+
+  /** Tries again at once after a failure or while it waits to restart (the user asked). */
+  retry(): void {
+    this.crashes = []
+    clearTimeout(this.restartTimer)
+    if (this.current.kind !== 'running' && this.current.kind !== 'starting') {
+      this.wanted = true
+      void this.launch()
+    }
+  }
+
+  didOpen(doc: ServedDocument): void {
+    this.notify('textDocument/didOpen', {
+      textDocument: { uri: doc.uri, languageId: doc.languageId, version: doc.version, text: doc.text() },
+    })
+    this.schedulePull(doc.uri)
+  }
+
+  didChange(doc: ServedDocument, changes: TextDocumentContentChangeEvent[]): void {
+    // A server that takes whole documents only (sync kind 1) gets the whole text.
+    const sync = this.capabilitiesOf?.textDocumentSync
+    const kind = typeof sync === 'number' ? sync : sync?.change
+    const contentChanges = kind === 2 ? changes : [{ text: doc.text() }]
+    this.notify('textDocument/didChange', {
+      textDocument: { uri: doc.uri, version: doc.version },
+      contentChanges,
+    })
+    this.schedulePull(doc.uri)
+  }
+
+  didSave(uri: string): void {
+    this.notify('textDocument/didSave', { textDocument: { uri } })
+  }
+
+  didClose(uri: string): void {
+    clearTimeout(this.pullTimers.get(uri))
+    this.pullTimers.delete(uri)
+    this.notify('textDocument/didClose', { textDocument: { uri } })
+  }
+
+  /** Files changed outside the editor (the terminal, git, an upload). */
+  didChangeWatchedFiles(changes: FileEvent[]): void {
+    if (changes.length) this.notify('workspace/didChangeWatchedFiles', { changes })
+  }
+
+  /**
+   * A request, answered or not: undefined when the server is not running, does not answer within
+   * `requestTimeoutMs` (it is cancelled), or fails; the editor shows nothing rather than waiting.
+   */
+  async request<R>(method: string, params: unknown, timeoutMs = requestTimeoutMs): Promise<R | undefined> {
+    const connection = this.connection
+    if (!connection || this.current.kind !== 'running') return undefined
+    const { CancellationTokenSource } = await import('vscode-jsonrpc')
+    const cancel = new CancellationTokenSource()
+    const timer = setTimeout(() => cancel.cancel(), timeoutMs)
+    try {
+      return (await connection.sendRequest(method, params, cancel.token)) as R
+    } catch {
+      return undefined
+    } finally {
+      clearTimeout(timer)
+      cancel.dispose()
+    }
+  }
+
+  /** Asks it to shut down, then ends its process. */
+  async stop(): Promise<void> {
+    this.wanted = false
+    clearTimeout(this.restartTimer)
+    const connection = this.connection
+    if (connection && this.current.kind === 'running') {
+      await Promise.race([connection.sendRequest('shutdown'), new Promise((r) => setTimeout(r, 2000))]).catch(
+        () => {},
+      )
+      connection.sendNotification('exit').catch(() => {})
+    }
+    await this.teardown()
+    this.setState({ kind: 'stopped' })
+  }
+
+  dispose(): void {
+    this.wanted = false
+    clearTimeout(this.restartTimer)
+    void this.teardown()
+  }
+
+  private notify(method: string, params: unknown): void {
+    if (this.current.kind !== 'running') return
+    this.connection?.sendNotification(method, params).catch(() => {})
+  }
+
+  private setState(state: ServerState): void {
+    this.current = state
+    this.host.state(state)
+  }
+
+  private async launch(): Promise<void> {
+    const generation = ++this.generation
+    await this.teardown()
+    this.setState({ kind: 'starting' })
+    this.stderrTail = []
+    const { connectOverStdio } = await import('./lspConnection')
+    if (generation !== this.generation || !this.wanted) return
+    const guard = new FrameGuard(maxMessageBytes)
+    let failure: string | undefined
+    const server = new StdioProcess(
+      this.host.session,
+      {
+        command: `${this.host.watchdog}${launchCommand(this.config)}`,
+        tag: this.host.tag,
+        envs: { LANG: 'C.UTF-8' },
+      },
+      {
+        stdout: (bytes) => {
+          if (failure) return
+          failure = guard.check(bytes)
+          if (!failure) return output.data(bytes)
+          // Killed here, its end is this page's to report: the stream's is not awaited.
+          void server.kill()
+          output.closed()
+          if (generation === this.generation)
+            this.ended({ status: 'stopped', exitCode: undefined, streamLost: false }, failure)
+        },
+        stderr: (bytes) => {
+          const lines = new TextDecoder().decode(bytes).split('\n').filter(Boolean)
+          this.stderrTail = [...this.stderrTail, ...lines].slice(-20)
+        },
+        ended: (end) => {
+          output.closed()
+          if (generation === this.generation) this.ended(end, failure)
+        },
+      },
+    )
+    const { connection, output } = connectOverStdio(server)
+    this.process = server
+    this.connection = connection
+    this.listen(connection)
+    connection.listen()
+    try {
+      await server.start()
+      const result = (await Promise.race([
+        connection.sendRequest('initialize', {
+          processId: null,
+          clientInfo: { name: 'Sandbox IDE' },
+          rootUri: this.host.rootUri,
+          workspaceFolders: [{ uri: this.host.rootUri, name: 'home' }],
+          capabilities: clientCapabilities,
+          initializationOptions: this.config.initializationOptions ?? null,
+        }),
+        new Promise((_, reject) =>
+          setTimeout(
+            () => reject(new Error(`no answer to initialize in ${initializeTimeoutMs / 1000} s`)),
+            initializeTimeoutMs,
+          ),
+        ),
+      ])) as InitializeResult
+      if (generation !== this.generation) return
+      this.capabilitiesOf = result.capabilities
+      await connection.sendNotification('initialized', {})
+      this.setState({ kind: 'running' })
+      for (const doc of this.host.documents()) this.didOpen(doc)
+    } catch (err) {
+      if (generation !== this.generation) return
+      // The process's own end (missing, crashed) says more than the broken call, when it comes.
+      if (this.current.kind === 'starting')
+        this.crashed(`it did not start: ${err instanceof Error ? err.message : String(err)}`)
+    }
+  }
+
+  private listen(connection: MessageConnection): void {
+    connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) =>
+      this.host.diagnostics(params.uri, params.diagnostics),
+    )
+    connection.onNotification('window/showMessage', (params: { type: number; message: string }) =>
+      this.host.message(params.type === 1 ? 'error' : params.type === 2 ? 'warning' : 'info', params.message),
+    )
+    connection.onNotification('window/logMessage', () => {})
+    connection.onNotification('$/progress', () => {})
+    connection.onRequest('workspace/configuration', (params: ConfigurationParams) =>
+      params.items.map((item) => (item.section ? (this.config.settings?.[item.section] ?? null) : null)),
+    )
+    connection.onRequest('workspace/workspaceFolders', () => [{ uri: this.host.rootUri, name: 'home' }])
+    connection.onRequest('client/registerCapability', () => null)
+    connection.onRequest('client/unregisterCapability', () => null)
+    connection.onRequest('window/workDoneProgress/create', () => null)
+    connection.onRequest('window/showMessageRequest', () => null)
+    connection.onRequest('workspace/diagnostic/refresh', () => {
+      for (const doc of this.host.documents()) this.schedulePull(doc.uri)
+      return null
+    })
+    connection.onRequest('workspace/applyEdit', async (params: { edit: WorkspaceEdit }) => ({
+      applied: await this.host.applyEdit(params.edit),
+    }))
+    // Anything else it asks is answered "not supported", never left waiting.
+  }
+
+  /** Diagnostics a server gives when asked (LSP 3.17's pull), once typing pauses. */
+  private schedulePull(uri: string): void {
+    if (!this.capabilitiesOf?.diagnosticProvider) return
+    clearTimeout(this.pullTimers.get(uri))
+    this.pullTimers.set(
+      uri,
+      setTimeout(async () => {
+        this.pullTimers.delete(uri)
+        const report = await this.request<DocumentDiagnosticReport>('textDocument/diagnostic', {
+          textDocument: { uri },
+        })
+        if (report?.kind === 'full') this.host.diagnostics(uri, report.items)
+      }, pullDelayMs),
+    )
+  }
+
+  private ended(
+    end: { status: string; exitCode: number | undefined; streamLost: boolean },
+    failure?: string,
+  ): void {
+    this.connection?.dispose()
+    this.connection = undefined
+    this.capabilitiesOf = undefined
+    if (!this.wanted) return this.setState({ kind: 'stopped' })
+    const said = this.stderrTail.at(-1)
+    if (end.exitCode === commandNotFound || /command not found|No such file or directory/.test(said ?? '')) {
+      return this.setState({
+        kind: 'missing',
+        reason: `${this.config.name} is not installed in this sandbox (${said ?? end.status})`,
+        ...(this.config.install ? { install: this.config.install } : {}),
+      })
+    }
+    if (failure) return this.crashed(`it stopped speaking LSP: ${failure}`)
+    // A lost stream (a pause, a dropped link) is no crash of the server's: start again, no penalty.
+    if (end.streamLost) return this.scheduleRestart(0, 'its connection was lost')
+    this.crashed(said ? `${end.status}: ${said}` : end.status)
+  }
+
+  private crashed(reason: string): void {
+    const now = Date.now()
+    this.crashes = [...this.crashes.filter((at) => now - at < crashWindowMs), now]
+    if (this.crashes.length >= maxCrashes) {
+      this.setState({ kind: 'failed', reason: `${this.config.name} stopped ${maxCrashes} times: ${reason}` })
+      return
+    }
+    this.scheduleRestart(this.crashes.length, reason)
+  }
+
+  private scheduleRestart(attempt: number, reason: string): void {
+    void this.teardown()
+    const inMs = attempt === 0 ? 500 : Math.min(maxRestartDelayMs, 1000 * 2 ** (attempt - 1))
+    this.setState({ kind: 'restarting', attempt, inMs, reason })
+    clearTimeout(this.restartTimer)
+    this.restartTimer = setTimeout(() => void this.launchWhenRunning(), inMs)
+  }
+
+  /**
+   * Starts again once the sandbox runs: while it is paused or reconnecting the session's own
+   * state says so, and a start would only fail and count as a crash.
+   */
+  private launchWhenRunning(): void {
+    if (!this.wanted) return
+    const session = this.host.session
+    if (session.getSnapshot().state.kind === 'running') {
+      void this.launch()
+      return
+    }
+    const stop = session.subscribe(() => {
+      if (session.getSnapshot().state.kind !== 'running') return
+      stop()
+      if (this.wanted && this.current.kind === 'restarting') void this.launch()
+    })
+  }
+
+  private async teardown(): Promise<void> {
+    for (const timer of this.pullTimers.values()) clearTimeout(timer)
+    this.pullTimers.clear()
+    const process = this.process
+    this.process = undefined
+    this.connection?.dispose()
+    this.connection = undefined
+    this.capabilitiesOf = undefined
+    await process?.kill()
+  }
+}

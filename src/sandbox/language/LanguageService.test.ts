@@ -1,0 +1,135 @@
+// Code intelligence against a real runtime and the real language servers `npm start` installs
+// (.language-servers/): diagnostics, a completion, a server killed and back, a missing one, one
+// that does not speak LSP. The servers run on this machine here (the runtime fixture is not in a
+// sandbox), so the table points at them by path.
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { CompletionItem, CompletionList, Diagnostic } from 'vscode-languageserver-protocol'
+import { startTestRuntime, type TestRuntime } from '../../../server/runtime/testing/runtimeFixture'
+import { FileWatch } from '../fileWatch'
+import { SandboxSession } from '../SandboxSession'
+import { LanguageService } from './LanguageService'
+import { workspaceLanguagesFile } from './languageTable'
+
+const bin = join(import.meta.dirname, '..', '..', '..', '.language-servers', 'node_modules', '.bin')
+const encode = (text: string) => new TextEncoder().encode(text)
+
+async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = probe()
+    if (value !== undefined) return value
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+describe('LanguageService', { timeout: 120_000 }, () => {
+  let rt: TestRuntime
+  let session: SandboxSession
+  let watch: FileWatch
+  let service: LanguageService
+  const texts = new Map<string, string>()
+  const path = (name: string) => `${rt.home}/${name}`
+  const messages: string[] = []
+
+  const writeTable = async (servers: Record<string, unknown>) => {
+    await session.files.write(path(workspaceLanguagesFile), encode(JSON.stringify({ servers })))
+    await service.loadWorkspaceFile()
+  }
+  const open = (name: string, language: string, text: string) => {
+    texts.set(path(name), text)
+    service.documentOpened(path(name), language, () => texts.get(path(name)) ?? '')
+  }
+  const diagnosticsOf = (name: string) => service.getSnapshot().diagnostics.get(path(name))
+  const state = (key: string) => service.getSnapshot().servers.find((s) => s.key === key)?.state
+
+  beforeAll(async () => {
+    rt = await startTestRuntime()
+    session = new SandboxSession({ source: 'runtime', runtimeUrl: rt.url, accessToken: rt.token ?? '' })
+    session.start()
+    await until('the session', () => (session.getSnapshot().state.kind === 'running' ? true : undefined))
+    watch = new FileWatch(session)
+    service = new LanguageService(session, watch, {
+      tabId: `test-${process.pid}`,
+      applyEdit: async () => false,
+      message: (_type, text) => messages.push(text),
+    })
+    await writeTable({
+      python: { command: `${bin}/pyright-langserver --stdio` },
+      typescript: { command: `${bin}/tsc --lsp --stdio` },
+    })
+  })
+  afterAll(async () => {
+    service?.dispose()
+    watch?.dispose()
+    session?.dispose()
+    await rt?.close()
+  })
+
+  it("underlines a Python name that is not defined, from Pyright's own diagnostics", async () => {
+    await session.files.write(path('main.py'), encode('print(undefined_name)\n'))
+    open('main.py', 'python', 'print(undefined_name)\n')
+    const found = await until('diagnostics', () => diagnosticsOf('main.py'))
+    expect(found.map((d: Diagnostic) => String(d.message)).join('\n')).toContain(
+      '"undefined_name" is not defined',
+    )
+    expect(found[0]?.range.start).toEqual({ line: 0, character: 6 })
+    expect(service.getSnapshot().errors).toBeGreaterThan(0)
+  })
+
+  it("finds a TypeScript type error, from TypeScript's own server, and completes a member", async () => {
+    const text = 'const n: number = "x"\nconst s = "abc"\ns.\n'
+    await session.files.write(path('app.ts'), encode(text))
+    open('app.ts', 'typescript', text)
+    const found = await until('diagnostics', () => diagnosticsOf('app.ts'))
+    expect(found.map((d) => String(d.message)).join('\n')).toContain(
+      "Type 'string' is not assignable to type 'number'",
+    )
+    const completion = await service.request<CompletionList | CompletionItem[]>(
+      path('app.ts'),
+      'textDocument/completion',
+      (uri) => ({ textDocument: { uri }, position: { line: 2, character: 2 } }),
+    )
+    const items = Array.isArray(completion) ? completion : (completion?.items ?? [])
+    expect(items.map((i) => i.label)).toContain('toUpperCase')
+  })
+
+  it('starts a server again when it is killed, and its diagnostics come back', async () => {
+    const before = await session.processes.list()
+    const pyright = before.find((p) => p.tag?.startsWith('ide-lsp:python:'))
+    expect(pyright).toBeDefined()
+    await session.processes.signal(pyright?.pid ?? 0, 'SIGKILL')
+    await until('a restart', () => (state('python')?.kind === 'restarting' ? true : undefined), 10_000)
+    await until('running again', () => (state('python')?.kind === 'running' ? true : undefined))
+    texts.set(path('main.py'), 'print(other_undefined)\n')
+    service.documentChanged(path('main.py'), [{ text: 'print(other_undefined)\n' }])
+    const found = await until('new diagnostics', () =>
+      diagnosticsOf('main.py')?.some((d) => String(d.message).includes('other_undefined')) ? true : undefined,
+    )
+    expect(found).toBe(true)
+  })
+
+  it('says a server is missing, with how to install it, and does not retry it', async () => {
+    await writeTable({
+      python: { command: 'no-such-language-server --stdio', install: 'npm install -g nothing' },
+    })
+    const missing = await until('missing', () => {
+      const s = state('python')
+      return s?.kind === 'missing' ? s : undefined
+    })
+    expect(missing.reason).toContain('not installed')
+    expect(missing.install).toBe('npm install -g nothing')
+    await new Promise((r) => setTimeout(r, 1500))
+    expect(state('python')?.kind).toBe('missing')
+  })
+
+  it('stops a server that writes what is not LSP, and says what it wrote', async () => {
+    await writeTable({ python: { command: 'yes not-lsp' } })
+    const stopped = await until('a restart with a reason', () => {
+      const s = state('python')
+      return s?.kind === 'restarting' && s.reason !== 'waiting for the sandbox' ? s : undefined
+    })
+    expect(stopped.reason).toContain('not an LSP header: not-lsp⏎not-lsp')
+  })
+})
