@@ -140,7 +140,15 @@ function ensureLanguageServers() {
   const wanted = languageServerPackages.join(' ')
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === wanted) return
   console.log(`ensure: installing the sandboxes' language servers (${wanted}) into .language-servers/`)
-  run('npm', ['install', '--prefix', languageServers, '--no-audit', '--no-fund', '--no-save', ...languageServerPackages])
+  run('npm', [
+    'install',
+    '--prefix',
+    languageServers,
+    '--no-audit',
+    '--no-fund',
+    '--no-save',
+    ...languageServerPackages,
+  ])
   writeFileSync(stamp, wanted)
 }
 

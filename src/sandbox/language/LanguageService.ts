@@ -103,7 +103,7 @@ export class LanguageService {
 
   constructor(
     private readonly session: SandboxSession,
-    private readonly watch: FileWatch,
+    watch: FileWatch,
     private readonly options: LanguageServiceOptions,
   ) {
     this.disposables.add(toDisposable(watch.subscribe((notice) => this.watched(notice))))
