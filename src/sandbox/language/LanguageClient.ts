@@ -374,19 +374,26 @@ export class LanguageClient {
     this.connection?.dispose()
     this.connection = undefined
     this.capabilitiesOf = undefined
-    if (!this.wanted) return this.setState({ kind: 'stopped' })
     const said = this.stderrTail.at(-1)
-    if (end.exitCode === commandNotFound || /command not found|No such file or directory/.test(said ?? '')) {
-      return this.setState({
+    if (!this.wanted) {
+      this.setState({ kind: 'stopped' })
+    } else if (
+      end.exitCode === commandNotFound ||
+      /command not found|No such file or directory/.test(said ?? '')
+    ) {
+      this.setState({
         kind: 'missing',
         reason: `${this.config.name} is not installed in this sandbox (${said ?? end.status})`,
         ...(this.config.install ? { install: this.config.install } : {}),
       })
+    } else if (failure) {
+      this.crashed(`it stopped speaking LSP: ${failure}`)
+    } else if (end.streamLost) {
+      // A lost stream (a pause, a dropped link) is no crash of the server's: start again, no penalty.
+      this.scheduleRestart(0, 'its connection was lost')
+    } else {
+      this.crashed(said ? `${end.status}: ${said}` : end.status)
     }
-    if (failure) return this.crashed(`it stopped speaking LSP: ${failure}`)
-    // A lost stream (a pause, a dropped link) is no crash of the server's: start again, no penalty.
-    if (end.streamLost) return this.scheduleRestart(0, 'its connection was lost')
-    this.crashed(said ? `${end.status}: ${said}` : end.status)
   }
 
   private crashed(reason: string): void {
