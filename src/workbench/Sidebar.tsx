@@ -1,6 +1,8 @@
+import type { ComponentProps } from 'react'
 import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels'
 import { ExplorerPanel, type ExplorerProps } from '../features/files/ExplorerPanel'
 import { PortsPanel } from '../features/ports/PortsPanel'
+import { ProblemsPanel } from '../features/problems/ProblemsPanel'
 import { ProcessPanel } from '../features/processes/ProcessPanel'
 import type { PortWatch } from '../sandbox/portWatch'
 import type { SandboxSession } from '../sandbox/SandboxSession'
@@ -24,13 +26,23 @@ interface SidebarProps {
   ports: PortWatch
   /** Shows one of the sandbox's ports in the preview pane. */
   onPreview(port: number): void
+  /** The Problems panel, where code intelligence is on. */
+  problems?: ComponentProps<typeof ProblemsPanel> | undefined
 }
 
-/** The left column: the explorer above the process list and the ports, resizable. */
-export function Sidebar({ session, explorer, layoutKey, onAttach, ports, onPreview }: SidebarProps) {
+/** The left column: the explorer above the process list, the ports and the problems, resizable. */
+export function Sidebar({
+  session,
+  explorer,
+  layoutKey,
+  onAttach,
+  ports,
+  onPreview,
+  problems,
+}: SidebarProps) {
   const rows = useDefaultLayout({
     id: `layout:${layoutKey}:sidebar`,
-    panelIds: ['files', 'processes', 'ports'],
+    panelIds: ['files', 'processes', 'ports', ...(problems ? ['problems'] : [])],
     storage: browserStorage,
   })
   return (
@@ -46,6 +58,14 @@ export function Sidebar({ session, explorer, layoutKey, onAttach, ports, onPrevi
       <Panel id="ports" defaultSize="20%" minSize="8%" style={ownScrolling}>
         <PortsPanel session={session} watch={ports} onPreview={onPreview} />
       </Panel>
+      {problems && (
+        <>
+          <Separator className="separator" aria-label="Resize problems" />
+          <Panel id="problems" defaultSize="20%" minSize="8%" style={ownScrolling}>
+            <ProblemsPanel {...problems} />
+          </Panel>
+        </>
+      )}
     </Group>
   )
 }

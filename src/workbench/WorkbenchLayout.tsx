@@ -2,6 +2,7 @@ import { type ReactNode, Suspense, useEffect } from 'react'
 import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels'
 import { TerminalPanel } from '../features/terminal/TerminalPanel'
 import { browserStorage } from '../ui/browserStorage'
+import type { FocusRequest } from '../ui/FocusRequest'
 import { lazyNamed } from '../ui/lazyNamed'
 import type { Theme } from '../ui/themeStore'
 import { useExternalStore } from '../ui/useExternalStore'
@@ -45,6 +46,8 @@ interface WorkbenchLayoutProps {
   readOnly?: boolean
   /** A panel right of the editor (the lab's), when there is one. */
   side?: ReactNode
+  /** Asks the Problems panel for the keyboard (Ctrl+Shift+M). */
+  problemsFocus?: FocusRequest
 }
 
 /**
@@ -52,13 +55,14 @@ interface WorkbenchLayoutProps {
  * narrow screen the columns are stacked top to bottom instead of squeezed side by side.
  */
 export function WorkbenchLayout({
-  workspace: { session, terminals, watch, editor, preview, ports },
+  workspace: { session, terminals, watch, editor, preview, ports, language },
   theme,
   visibility,
   layoutKey,
   showTerminal,
   readOnly = false,
   side,
+  problemsFocus,
 }: WorkbenchLayoutProps) {
   const previewed = useExternalStore(preview) !== undefined && visibility.preview
   // A phone held upright: the columns are stacked, each as wide as the screen (own sizes kept).
@@ -105,6 +109,14 @@ export function WorkbenchLayout({
                 }}
                 ports={ports}
                 onPreview={(port) => preview.open(port)}
+                problems={
+                  language && {
+                    language,
+                    watch,
+                    onOpen: (path, at) => void editor.open(path, at ? { at } : {}),
+                    focus: problemsFocus,
+                  }
+                }
               />
             </Suspense>
           </Panel>
