@@ -1,11 +1,13 @@
 import type { PanelName } from '@sandbox-ide/embed/protocol'
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { Suspense, useEffect, useMemo, useRef, useState } from 'react'
 import { StatusBar } from '../features/statusbar/StatusBar'
 import { TerminalEchoStatus } from '../features/terminal/TerminalEchoStatus'
 import { portChanges } from '../sandbox/portWatch'
 import type { SandboxSession } from '../sandbox/SandboxSession'
 import { addressKey } from '../sandbox/sandboxAddress'
 import type { ListeningPort } from '../sandbox/sandboxPorts'
+import { FocusRequest } from '../ui/FocusRequest'
+import { lazyNamed } from '../ui/lazyNamed'
 import { reportErrors } from '../ui/notifications'
 import { type Theme, useThemeStore } from '../ui/themeStore'
 import { useExternalStore } from '../ui/useExternalStore'
@@ -17,6 +19,9 @@ import { ConsentQueue } from './consent'
 import { type EmbedTarget, embedCommands, including, runInTerminal } from './embedCommands'
 import type { EmbedHost } from './embedHost'
 import type { EmbedOptions } from './embedOptions'
+
+// Code intelligence's status comes with its own code, only where it is on.
+const LanguageStatus = lazyNamed(() => import('../features/statusbar/LanguageStatus'), 'LanguageStatus')
 
 interface EmbedWorkbenchProps {
   session: SandboxSession
@@ -49,6 +54,7 @@ function EmbeddedWorkspace({
   const { session, terminals, editor } = workspace
   const running = useExternalStore(session).state.kind === 'running'
   const [panels, setPanels] = useState<PanelName[]>(options.panels)
+  const [problemsFocus] = useState(() => new FocusRequest())
   const consent = useMemo(() => new ConsentQueue(), [])
   const target = useMemo<EmbedTarget>(
     () => ({
@@ -138,9 +144,20 @@ function EmbeddedWorkspace({
         layoutKey={`embed:${addressKey(session.address)}`}
         showTerminal={() => setPanels(including('terminal'))}
         readOnly={options.readOnly}
+        problemsFocus={problemsFocus}
       />
       <StatusBar session={session}>
         <TerminalEchoStatus terminals={terminals} />
+        {workspace.language && (
+          <Suspense fallback={null}>
+            <LanguageStatus
+              language={workspace.language}
+              // The Problems panel is in the sidebar, which the parent chose to show or not: the
+              // counts lead there only when it is shown.
+              onShowProblems={panels.includes('files') ? () => problemsFocus.request() : undefined}
+            />
+          </Suspense>
+        )}
       </StatusBar>
       <ConsentDialog queue={consent} />
     </div>
