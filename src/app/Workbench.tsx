@@ -1,10 +1,11 @@
-import { Suspense, useMemo, useState } from 'react'
+import { Suspense, useCallback, useMemo, useState } from 'react'
 import { noLabSnapshot } from '../features/lab/LabController'
 import { StatusBar } from '../features/statusbar/StatusBar'
 import { TerminalEchoStatus } from '../features/terminal/TerminalEchoStatus'
 import { SandboxToolbar } from '../features/toolbar/SandboxToolbar'
 import type { SandboxSession } from '../sandbox/SandboxSession'
 import { addressKey } from '../sandbox/sandboxAddress'
+import { FocusRequest } from '../ui/FocusRequest'
 import { lazyNamed } from '../ui/lazyNamed'
 import { type Theme, type ThemeChoice, useThemeStore } from '../ui/themeStore'
 import { useExternalStore } from '../ui/useExternalStore'
@@ -14,16 +15,19 @@ import { WorkbenchLayout } from '../workbench/WorkbenchLayout'
 import type { Workspace } from '../workbench/Workspace'
 import { workbenchCommands } from './commands'
 import { labCommands } from './labCommands'
+import { languageCommands } from './languageCommands'
 import { useLayoutStore, usePanelVisibility } from './layoutStore'
 import { navigate } from './route'
 import { useOneSandboxOnly } from './signIn'
 import { useGlobalShortcuts } from './useGlobalShortcuts'
 
-// Fetched when first wanted: the palette (cmdk and its dialog) and a lab's panel.
+// Fetched when first wanted: the palette (cmdk and its dialog), a lab's panel, code intelligence's status.
 const CommandPalette = lazyNamed(() => import('./CommandPalette'), 'CommandPalette')
 const LabSide = lazyNamed(() => import('./LabSide'), 'LabSide')
+const LanguageStatus = lazyNamed(() => import('../features/statusbar/LanguageStatus'), 'LanguageStatus')
 
 const noLab = { subscribe: () => () => {}, getSnapshot: () => noLabSnapshot }
+const noLanguage = { subscribe: () => () => {}, getSnapshot: () => undefined }
 
 /** The full workbench: toolbar, the panels (remembered per sandbox), status bar and command palette. */
 export function Workbench({ session, theme }: { session: SandboxSession; theme: Theme }) {
@@ -33,7 +37,7 @@ export function Workbench({ session, theme }: { session: SandboxSession; theme: 
 }
 
 function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Theme }) {
-  const { session, terminals, editor, lab } = workspace
+  const { session, terminals, editor, lab, language } = workspace
   const layoutKey = addressKey(session.address)
   const visibility = usePanelVisibility(layoutKey)
   const snap = useExternalStore(session)
@@ -43,17 +47,37 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Them
   const setTheme = useThemeStore((s) => s.setChoice)
   const toggle = useLayoutStore((s) => s.toggle)
   const labSnap = useExternalStore(lab ?? noLab)
+  const languageSnap = useExternalStore(language ?? noLanguage)
+  const [problemsFocus] = useState(() => new FocusRequest())
+  // Ctrl+Shift+M: the sidebar shows if hidden, and its Problems panel takes the keyboard (once it is there).
+  const showProblems = useCallback(() => {
+    if (!visibility.explorer) toggle(layoutKey, 'explorer')
+    problemsFocus.request()
+  }, [visibility.explorer, toggle, layoutKey, problemsFocus])
   // A student's sign-in opens this sandbox only: no way to the picker.
   const oneSandboxOnly = useOneSandboxOnly()
-  // biome-ignore lint/correctness/useExhaustiveDependencies: commands follow the session's and the lab's state
+  // biome-ignore lint/correctness/useExhaustiveDependencies: commands follow the session's, the lab's and the language servers' state
   const commands = useMemo(
     () => [
       ...workbenchCommands(session, layoutKey, terminals, () => setPaletteOpen(true), editor).filter(
         (command) => !(oneSandboxOnly && command.id === 'sandbox.switch'),
       ),
       ...labCommands(lab),
+      ...languageCommands(language, showProblems),
     ],
-    [session, layoutKey, terminals, snap, editor, lab, labSnap, oneSandboxOnly],
+    [
+      session,
+      layoutKey,
+      terminals,
+      snap,
+      editor,
+      lab,
+      labSnap,
+      oneSandboxOnly,
+      language,
+      languageSnap,
+      showProblems,
+    ],
   )
   const shortcuts = useMemo(
     () => [
@@ -63,8 +87,10 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Them
       { key: '~', ctrl: true, shift: true, run: () => terminals.create() },
       { key: 'PageDown', ctrl: true, run: () => terminals.cycle(1) },
       { key: 'PageUp', ctrl: true, run: () => terminals.cycle(-1) },
+      { key: 's', ctrl: true, alt: true, run: () => void editor.saveAll() },
+      ...(language ? [{ key: 'm', ctrl: true, shift: true, run: showProblems }] : []),
     ],
-    [layoutKey, toggle, terminals],
+    [layoutKey, toggle, terminals, editor, language, showProblems],
   )
   useGlobalShortcuts(shortcuts)
 
@@ -97,6 +123,7 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Them
         theme={theme}
         visibility={{ ...visibility, editor: true, preview: true }}
         layoutKey={layoutKey}
+        problemsFocus={problemsFocus}
         showTerminal={() => {
           if (!visibility.terminal) toggle(layoutKey, 'terminal')
         }}
@@ -110,6 +137,11 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Them
       />
       <StatusBar session={session}>
         <TerminalEchoStatus terminals={terminals} />
+        {language && (
+          <Suspense fallback={null}>
+            <LanguageStatus language={language} onShowProblems={showProblems} />
+          </Suspense>
+        )}
       </StatusBar>
       {paletteWanted && (
         <Suspense fallback={null}>

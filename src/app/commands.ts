@@ -193,6 +193,13 @@ export function workbenchCommands(
       run: () => void editor.save(),
     },
     {
+      id: 'file.saveAll',
+      title: 'File: Save All',
+      shortcut: 'Ctrl+Alt+S',
+      enabled: state === 'running',
+      run: () => void editor.saveAll(),
+    },
+    {
       id: 'file.close',
       title: 'File: Close editor',
       enabled: true,
