@@ -1,6 +1,11 @@
 import { DisposableStore, toDisposable } from '../common/lifecycle'
 import { EditorManager } from '../features/editor/EditorManager'
 import { guardUnsavedEdits } from '../features/editor/guardUnsavedEdits'
+import {
+  editorWorkspace,
+  linkEditorToLanguage,
+  workspaceEditApplier,
+} from '../features/editor/language/linkEditorToLanguage'
 import { LabController } from '../features/lab/LabController'
 import { PreviewModel } from '../features/preview/PreviewModel'
 import { keepScreensOnLeave } from '../features/terminal/keepScreensOnLeave'
@@ -9,11 +14,13 @@ import { TerminalManager } from '../features/terminal/TerminalManager'
 import { TerminalMemory } from '../features/terminal/terminalMemory'
 import { useTerminalSettings } from '../features/terminal/terminalSettings'
 import { FileWatch } from '../sandbox/fileWatch'
+import { LanguageService } from '../sandbox/language/LanguageService'
 import { PortWatch } from '../sandbox/portWatch'
 import type { SandboxSession } from '../sandbox/SandboxSession'
 import { addressKey } from '../sandbox/sandboxAddress'
 import { browserStorage } from '../ui/browserStorage'
 import type { NoticeSink } from '../ui/notifications'
+import { tabId } from '../ui/tabId'
 import type { Theme } from '../ui/themeStore'
 import { linkLabToEditor } from './linkLabToEditor'
 import { linkLabToPreview } from './linkLabToPreview'
@@ -26,6 +33,8 @@ export interface WorkspaceOptions {
   notices: NoticeSink
   /** With the teaching lab (the full page; an embed shows none). */
   lab: boolean
+  /** With code intelligence: the sandbox's language servers behind the editor. */
+  codeIntelligence: boolean
 }
 
 /**
@@ -38,6 +47,8 @@ export class Workspace {
   readonly terminals: TerminalManager
   readonly editor: EditorManager
   readonly lab: LabController | undefined
+  /** Code intelligence: the sandbox's language servers and what they report (none when turned off). */
+  readonly language: LanguageService | undefined
   /** Which of the sandbox's ports the preview pane shows. */
   readonly preview = new PreviewModel()
   /**
@@ -79,6 +90,7 @@ export class Workspace {
       new EditorManager(session, { watch: this.watch, notices: options.notices }),
     )
     this.disposables.add(toDisposable(guardUnsavedEdits(this.editor)))
+    this.language = options.codeIntelligence ? this.codeIntelligence(session, options.notices) : undefined
     this.lab = options.lab ? this.disposables.add(new LabController(session, this.watch)) : undefined
     if (this.lab) {
       this.disposables.add(toDisposable(linkLabToEditor(this.lab, this.editor)))
@@ -86,6 +98,20 @@ export class Workspace {
     }
     // A saved file shows in the preview at once (a plain server has no live reload of its own).
     this.disposables.add(toDisposable(this.editor.onSaved(() => this.preview.reload())))
+  }
+
+  private codeIntelligence(session: SandboxSession, notices: NoticeSink): LanguageService {
+    const workspace = editorWorkspace(this.editor, session.files)
+    const language = this.disposables.add(
+      new LanguageService(session, this.watch, {
+        tabId: tabId(),
+        applyEdit: workspaceEditApplier(workspace),
+        message: (type, text) => notices.push(type === 'error' ? 'error' : 'info', text),
+      }),
+    )
+    this.disposables.add(toDisposable(linkEditorToLanguage(this.editor, language, workspace)))
+    void language.loadWorkspaceFile()
+    return language
   }
 
   setTheme(theme: Theme): void {

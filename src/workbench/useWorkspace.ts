@@ -12,12 +12,12 @@ import { Workspace } from './Workspace'
 export function useWorkspace(
   session: SandboxSession,
   theme: Theme,
-  { lab }: { lab: boolean },
+  { lab, codeIntelligence }: { lab: boolean; codeIntelligence: boolean },
 ): Workspace | undefined {
   // The theme it starts with; later changes go through setTheme below, not a new workspace.
   const workspace = useDisposable(
-    () => new Workspace(session, { theme, notices: pageNotices, lab }),
-    [session, lab],
+    () => new Workspace(session, { theme, notices: pageNotices, lab, codeIntelligence }),
+    [session, lab, codeIntelligence],
   )
   useEffect(() => workspace?.setTheme(theme), [workspace, theme])
   return workspace

@@ -1,6 +1,7 @@
 import type * as Monaco from 'monaco-editor/editor/editor.api'
 import { useEffect, useRef, useState } from 'react'
 import type { Theme } from '../../ui/themeStore'
+import type { Reveal } from './EditorManager'
 import { loadMonaco } from './loadMonaco'
 import type { TextBuffer } from './TextBuffer'
 
@@ -38,6 +39,7 @@ export function CodeEditor({
   theme,
   focusRequest,
   takeFocus,
+  reveal,
   hidden,
 }: {
   buffer: TextBuffer | undefined
@@ -47,6 +49,8 @@ export function CodeEditor({
   focusRequest: number
   /** Whether a focus request is still to be honoured; true once per request. */
   takeFocus: () => boolean
+  /** A place of this buffer to select and scroll to, once (a definition, a problem). */
+  reveal?: Reveal | undefined
   hidden: boolean
 }) {
   const host = useRef<HTMLDivElement>(null)
@@ -106,6 +110,24 @@ export function CodeEditor({
   useEffect(() => {
     if (editor && buffer && !hidden && takeFocus()) editor.focus()
   }, [editor, buffer, hidden, focusRequest])
+
+  // Once per request, once its buffer shows: `seq` tells a new request from one already shown.
+  const revealed = useRef(0)
+  useEffect(() => {
+    if (
+      !editor ||
+      !buffer ||
+      !reveal ||
+      revealed.current === reveal.seq ||
+      editor.getModel() !== buffer.model
+    )
+      return
+    revealed.current = reveal.seq
+    const { startLine, startColumn, endLine, endColumn } = reveal.range
+    const range = { startLineNumber: startLine, startColumn, endLineNumber: endLine, endColumn }
+    editor.setSelection(range)
+    editor.revealRangeInCenterIfOutsideViewport(range)
+  }, [editor, buffer, reveal])
 
   return (
     <div className="code-editor" hidden={hidden}>

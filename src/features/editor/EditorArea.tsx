@@ -130,6 +130,7 @@ function OpenFiles({
                 theme={theme}
                 focusRequest={snap.focusRequest}
                 takeFocus={() => manager.takeFocusRequest()}
+                reveal={snap.reveal?.documentId === active?.id ? snap.reveal : undefined}
                 hidden={active?.view !== 'text' || !!comparing}
               />
             )}

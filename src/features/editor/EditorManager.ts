@@ -14,6 +14,7 @@ import {
   errorMessage,
   OpenDocument,
 } from './OpenDocument'
+import type { TextBuffer } from './TextBuffer'
 
 /** Says why a path may not be edited, or undefined when it may. */
 export type ReadOnlyRule = (path: string) => string | undefined
@@ -27,6 +28,23 @@ export interface EditorSnapshot {
   quickOpen: boolean
   /** Bumped when an opened file should take the keyboard focus. */
   focusRequest: number
+  /** A place to show in a file (a definition, a problem): the editor selects it once. */
+  reveal: Reveal | undefined
+}
+
+/** A place in a file, in the editor's terms (lines and columns from 1). */
+export interface EditorRange {
+  startLine: number
+  startColumn: number
+  endLine: number
+  endColumn: number
+}
+
+/** A request to show a range of one open document; `seq` tells one request from the next. */
+export interface Reveal {
+  documentId: string
+  range: EditorRange
+  seq: number
 }
 
 /** What the editor uses of a session: its files, and whether it runs. */
@@ -57,12 +75,14 @@ export class EditorManager {
   private focusRequest = 0
   private focusTaken = 0
   private counter = 0
+  private reveal: Reveal | undefined
   private snapshot: EditorSnapshot = {
     documents: [],
     activeId: undefined,
     closing: undefined,
     quickOpen: false,
     focusRequest: 0,
+    reveal: undefined,
   }
   private readonly subscribers = new Subscribers()
   private readonly readOnlyRules = new Set<ReadOnlyRule>()
@@ -154,21 +174,33 @@ export class EditorManager {
    * With `focus: false` (a click in the explorer) the keyboard stays where it is, and a focus
    * still pending from an earlier open is dropped: the user has moved on.
    */
-  open(path: string, { focus = true }: { focus?: boolean } = {}): Promise<void> {
+  open(path: string, { focus = true, at }: { focus?: boolean; at?: EditorRange } = {}): Promise<void> {
     if (!focus) this.focusTaken = this.focusRequest
     const existing = this.docs.find((d) => d.path === path)
     if (existing) {
       this.activeId = existing.id
       if (focus) this.focusRequest++
       else existing.focusOnLoad = false
+      if (at) this.reveal = { documentId: existing.id, range: at, seq: (this.reveal?.seq ?? 0) + 1 }
       this.emit()
       return existing.settled
     }
     const doc = new OpenDocument(`editor-${++this.counter}`, path, focus, this.host)
     this.docs.push(doc)
     this.activeId = doc.id
+    if (at) this.reveal = { documentId: doc.id, range: at, seq: (this.reveal?.seq ?? 0) + 1 }
     this.emit()
     return doc.load({ focus })
+  }
+
+  /** The text buffer of an open file, once loaded: what edits to an open file go to. */
+  bufferOf(path: string): TextBuffer | undefined {
+    return this.docs.find((d) => d.path === path && d.view === 'text')?.buffer
+  }
+
+  /** Saves every file with unsaved changes (File: Save All), each through the conflict-safe path. */
+  async saveAll(): Promise<void> {
+    await Promise.all(this.docs.filter((d) => d.dirty).map((d) => this.save(d.id)))
   }
 
   /** Shows a tab, and looks at its file on disk (the watch covers only the home folder). */
@@ -350,6 +382,7 @@ export class EditorManager {
       closing: this.closing,
       quickOpen: this.quickOpen,
       focusRequest: this.focusRequest,
+      reveal: this.reveal,
     }
     this.subscribers.notify()
   }

@@ -17,6 +17,7 @@ import 'monaco-editor/features/format/register'
 import 'monaco-editor/features/gotoError/register'
 import 'monaco-editor/features/gotoLine/register'
 import 'monaco-editor/features/gotoSymbol/register'
+import 'monaco-editor/features/documentSymbols/register'
 import 'monaco-editor/features/hover/register'
 import 'monaco-editor/features/indentation/register'
 import 'monaco-editor/features/lineSelection/register'
@@ -25,11 +26,16 @@ import 'monaco-editor/features/linkedEditing/register'
 import 'monaco-editor/features/links/register'
 import 'monaco-editor/features/multicursor/register'
 import 'monaco-editor/features/parameterHints/register'
+import 'monaco-editor/features/quickOutline/register'
 import 'monaco-editor/features/readOnlyMessage/register'
+import 'monaco-editor/features/referenceSearch/register'
 import 'monaco-editor/features/rename/register'
 import 'monaco-editor/features/smartSelect/register'
 import 'monaco-editor/features/snippet/register'
 import 'monaco-editor/features/suggest/register'
+// The per-feature entry of suggest registers only its inline variant: the completion list itself
+// (Ctrl+Space, trigger characters) is this controller, which editor.main imports by itself.
+import 'monaco-editor/editor/contrib/suggest/browser/suggestController'
 import 'monaco-editor/features/toggleTabFocusMode/register'
 import 'monaco-editor/features/unicodeHighlighter/register'
 import 'monaco-editor/features/wordHighlighter/register'
@@ -46,6 +52,7 @@ import CssWorker from 'monaco-editor/language/css/css.worker?worker'
 import HtmlWorker from 'monaco-editor/language/html/html.worker?worker'
 import JsonWorker from 'monaco-editor/language/json/json.worker?worker'
 import TsWorker from 'monaco-editor/language/typescript/ts.worker?worker'
+import { javascriptDefaults, typescriptDefaults } from 'monaco-editor/languages/features/typescript/register'
 import { TextBuffer } from './TextBuffer'
 
 // Each worker is its own file, started only when a model of its language needs it.
@@ -72,6 +79,32 @@ globalThis.MonacoEnvironment = {
 }
 
 export { monaco }
+
+/**
+ * Turns Monaco's own TypeScript and JavaScript service (a worker that sees one file at a time) off
+ * or on. Monaco reads this once, when the first model of either language appears, so it is set
+ * before: where the sandbox's TypeScript server answers (with the project's tsconfig and
+ * node_modules), both at once would say everything twice.
+ */
+export function setBuiltInTypeScript(on: boolean): void {
+  const modes = {
+    completionItems: on,
+    hovers: on,
+    documentSymbols: on,
+    definitions: on,
+    references: on,
+    documentHighlights: on,
+    rename: on,
+    diagnostics: on,
+    documentRangeFormattingEdits: on,
+    signatureHelp: on,
+    onTypeFormattingEdits: on,
+    codeActions: on,
+    inlayHints: on,
+  }
+  typescriptDefaults.setModeConfiguration(modes)
+  javascriptDefaults.setModeConfiguration(modes)
+}
 
 /** A buffer for a file's text; `reduced` turns off language features for big files. */
 export function createTextBuffer(text: string, path: string, reduced: boolean): TextBuffer {

@@ -2,7 +2,6 @@
 // (.language-servers/): diagnostics, a completion, a server killed and back, a missing one, one
 // that does not speak LSP. The servers run on this machine here (the runtime fixture is not in a
 // sandbox), so the table points at them by path.
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CompletionItem, CompletionList, Diagnostic } from 'vscode-languageserver-protocol'
 import { startTestRuntime, type TestRuntime } from '../../../server/runtime/testing/runtimeFixture'
@@ -11,7 +10,7 @@ import { SandboxSession } from '../SandboxSession'
 import { LanguageService } from './LanguageService'
 import { workspaceLanguagesFile } from './languageTable'
 
-const bin = join(import.meta.dirname, '..', '..', '..', '.language-servers', 'node_modules', '.bin')
+const bin = new URL('../../../.language-servers/node_modules/.bin', import.meta.url).pathname
 const encode = (text: string) => new TextEncoder().encode(text)
 
 async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 60_000): Promise<T> {

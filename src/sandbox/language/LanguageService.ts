@@ -9,7 +9,7 @@ import { Subscribers } from '../../common/Subscribers'
 import { EventType } from '../../gen/filesystem_pb'
 import type { FileWatch, WatchNotice } from '../fileWatch'
 import type { SandboxSession } from '../SandboxSession'
-import { LanguageClient, type ServedDocument, type ServerState } from './LanguageClient'
+import type { LanguageClient, ServedDocument, ServerState } from './LanguageClient'
 import {
   applyOverrides,
   defaultLanguageTable,
@@ -134,9 +134,12 @@ export class LanguageService {
     this.docs.set(path, doc)
     if (!serverKey) return
     clearTimeout(this.idleTimers.get(serverKey))
-    const client = this.clientFor(serverKey)
-    if (client?.state.kind === 'running') client.didOpen(doc)
-    else client?.start()
+    void this.clientFor(serverKey).then((client) => {
+      // Opened meanwhile by a start that tells the server of every open document.
+      if (!this.docs.has(path)) return
+      if (client?.state.kind === 'running') client.didOpen(doc)
+      else client?.start()
+    })
   }
 
   /** Its text changed in the editor: LSP's changes (ranges in the text before them, UTF-16). */
@@ -249,12 +252,15 @@ export class LanguageService {
       }
     for (const doc of this.docs.values()) {
       doc.serverKey = serverFor(next, doc.languageId.replace(/react$/, ''))?.[0]
-      if (doc.serverKey) this.clientFor(doc.serverKey)?.start()
+      if (doc.serverKey) void this.clientFor(doc.serverKey).then((client) => client?.start())
     }
     this.publish()
   }
 
+  private disposed = false
+
   dispose(): void {
+    this.disposed = true
     for (const client of this.clients.values()) void client.stop()
     this.clients.clear()
     this.disposables.dispose()
@@ -264,11 +270,16 @@ export class LanguageService {
     return doc.serverKey ? this.clients.get(doc.serverKey) : undefined
   }
 
-  private clientFor(key: string): LanguageClient | undefined {
+  /**
+   * The client of a server, made on first use: its code (and vscode-jsonrpc's) is loaded then,
+   * so a page that opens no file of a served language never downloads it.
+   */
+  private async clientFor(key: string): Promise<LanguageClient | undefined> {
+    const { LanguageClient } = await import('./LanguageClient')
     const existing = this.clients.get(key)
     if (existing) return existing
     const config = this.table[key]
-    if (!config) return undefined
+    if (!config || this.disposed) return undefined
     void this.firstStart()
     const client = new LanguageClient(key, config, {
       session: this.session,
