@@ -39,7 +39,10 @@ interface EmbedWorkbenchProps {
  * their agreement unless the parent is trusted.
  */
 export function EmbedWorkbench(props: EmbedWorkbenchProps) {
-  const workspace = useWorkspace(props.session, props.theme, { lab: false })
+  const workspace = useWorkspace(props.session, props.theme, {
+    lab: false,
+    codeIntelligence: props.options.codeIntelligence,
+  })
   return workspace ? <EmbeddedWorkspace {...props} workspace={workspace} /> : null
 }
 

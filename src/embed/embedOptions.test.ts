@@ -3,7 +3,11 @@ import { parseEmbedOptions } from './embedOptions'
 
 describe('parseEmbedOptions', () => {
   it('shows every panel, editable, by default', () => {
-    expect(parseEmbedOptions('')).toEqual({ panels: ['files', 'editor', 'terminal'], readOnly: false })
+    expect(parseEmbedOptions('')).toEqual({
+      panels: ['files', 'editor', 'terminal'],
+      readOnly: false,
+      codeIntelligence: true,
+    })
   })
 
   it('reads panels in the layout order, a file, a command, a theme and read-only', () => {
@@ -16,6 +20,16 @@ describe('parseEmbedOptions', () => {
       run: 'npm test',
       theme: 'dark',
       readOnly: true,
+      codeIntelligence: true,
+    })
+  })
+
+  it('turns code intelligence off for a terminal-only embed, and on or off when asked', () => {
+    expect(parseEmbedOptions('?panels=terminal')).toMatchObject({ codeIntelligence: false })
+    expect(parseEmbedOptions('?panels=terminal&intelligence=1')).toMatchObject({ codeIntelligence: true })
+    expect(parseEmbedOptions('?intelligence=0')).toMatchObject({ codeIntelligence: false })
+    expect(parseEmbedOptions('?intelligence=maybe')).toEqual({
+      error: "intelligence= takes 1 or 0, not 'maybe'",
     })
   })
 
@@ -33,6 +47,7 @@ describe('parseEmbedOptions', () => {
       panels: ['terminal', 'preview'],
       preview: { port: 8000, path: '/' },
       readOnly: false,
+      codeIntelligence: false,
     })
     expect(parseEmbedOptions('?preview=5173/docs/intro?x')).toMatchObject({
       preview: { port: 5173, path: '/docs/intro?x' },

@@ -12,6 +12,8 @@ export interface EmbedOptions {
   readOnly: boolean
   /** A port (and path) to preview: shown once something listens there. */
   preview?: { port: number; path: string }
+  /** The sandbox's language servers behind the editor: on where the editor shows, unless `intelligence=0`. */
+  codeIntelligence: boolean
 }
 
 const allPanels: PanelName[] = ['files', 'editor', 'terminal', 'preview']
@@ -21,7 +23,7 @@ const themes: ThemeName[] = ['light', 'dark', 'system']
 
 /**
  * Reads `?panels=files,editor,terminal,preview&open=path&run=command&theme=dark&readonly=1&
- * preview=8000/docs`. Unknown panels or themes are errors, so a typo in a docs page shows up
+ * preview=8000/docs&intelligence=0`. Unknown panels or themes are errors, so a typo in a docs page shows up
  * instead of being ignored.
  */
 export function parseEmbedOptions(search: string): EmbedOptions | { error: string } {
@@ -38,6 +40,9 @@ export function parseEmbedOptions(search: string): EmbedOptions | { error: strin
   const readOnly = query.get('readonly')
   if (readOnly !== null && !['', '1', 'true', '0', 'false'].includes(readOnly))
     return { error: `readonly= takes 1 or 0, not '${readOnly}'` }
+  const intelligence = query.get('intelligence')
+  if (intelligence !== null && !['1', 'true', '0', 'false'].includes(intelligence))
+    return { error: `intelligence= takes 1 or 0, not '${intelligence}'` }
   const open = query.get('open')
   const run = query.get('run')
   const previewArg = query.get('preview')
@@ -53,5 +58,8 @@ export function parseEmbedOptions(search: string): EmbedOptions | { error: strin
     ...(run ? { run } : {}),
     ...(theme ? { theme: theme as ThemeName } : {}),
     readOnly: readOnly === '' || readOnly === '1' || readOnly === 'true',
+    // Off for a terminal-only embed unless asked for: it has no editor to underline in.
+    codeIntelligence:
+      intelligence === null ? panels.includes('editor') : intelligence === '1' || intelligence === 'true',
   }
 }
