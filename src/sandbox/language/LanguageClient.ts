@@ -1,6 +1,5 @@
 import type { MessageConnection } from 'vscode-jsonrpc'
 import type {
-  ClientCapabilities,
   ConfigurationParams,
   Diagnostic,
   DocumentDiagnosticReport,
@@ -12,6 +11,7 @@ import type {
   WorkspaceEdit,
 } from 'vscode-languageserver-protocol'
 import type { SandboxSession } from '../SandboxSession'
+import { clientCapabilities } from './clientCapabilities'
 import { FrameGuard } from './frameGuard'
 import { type LanguageServerConfig, launchCommand } from './languageTable'
 import { StdioProcess } from './stdioProcess'
@@ -67,51 +67,6 @@ const crashWindowMs = 3 * 60_000
 const pullDelayMs = 250
 /** A shell that cannot find a command says so with this exit code. */
 const commandNotFound = 127
-
-/** What the IDE can do with what a server offers (LSP's ClientCapabilities). */
-const clientCapabilities: ClientCapabilities = {
-  general: { positionEncodings: ['utf-16'] },
-  workspace: {
-    applyEdit: true,
-    workspaceEdit: { documentChanges: true },
-    didChangeWatchedFiles: { dynamicRegistration: false },
-    configuration: true,
-    workspaceFolders: true,
-    diagnostics: { refreshSupport: true },
-  },
-  textDocument: {
-    synchronization: { didSave: true, dynamicRegistration: false },
-    publishDiagnostics: { relatedInformation: true, codeDescriptionSupport: true },
-    diagnostic: { dynamicRegistration: false, relatedDocumentSupport: false },
-    completion: {
-      completionItem: {
-        snippetSupport: true,
-        documentationFormat: ['markdown', 'plaintext'],
-        resolveSupport: { properties: ['documentation', 'detail', 'additionalTextEdits'] },
-        insertReplaceSupport: false,
-        labelDetailsSupport: true,
-      },
-      contextSupport: true,
-    },
-    hover: { contentFormat: ['markdown', 'plaintext'] },
-    signatureHelp: {
-      signatureInformation: { documentationFormat: ['markdown', 'plaintext'], activeParameterSupport: true },
-      contextSupport: true,
-    },
-    definition: { linkSupport: true },
-    typeDefinition: { linkSupport: true },
-    references: {},
-    rename: { prepareSupport: true },
-    formatting: {},
-    documentSymbol: { hierarchicalDocumentSymbolSupport: true },
-    codeAction: {
-      codeActionLiteralSupport: {
-        codeActionKind: { valueSet: ['', 'quickfix', 'refactor', 'source', 'source.organizeImports'] },
-      },
-      resolveSupport: { properties: ['edit'] },
-    },
-  },
-}
 
 /**
  * One language server in the sandbox, for one page: started through the runtime's Start (no
