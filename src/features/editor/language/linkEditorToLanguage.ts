@@ -3,7 +3,7 @@ import type { WorkspaceEdit } from 'vscode-languageserver-protocol'
 import type { LanguageService } from '../../../sandbox/language/LanguageService'
 import type { SandboxFiles } from '../../../sandbox/sandboxFiles'
 import type { EditorManager } from '../EditorManager'
-import { loadMonaco } from '../loadMonaco'
+import { loadMonaco, preferBuiltInTypeScript } from '../loadMonaco'
 import type { TextBuffer } from '../TextBuffer'
 import { applyWorkspaceEdit } from './applyWorkspaceEdit'
 import type { EditorWorkspace } from './editorWorkspace'
@@ -49,8 +49,7 @@ export function linkEditorToLanguage(
 ): () => void {
   const tracked = new Map<string, Tracked>()
   let monaco: Awaited<ReturnType<typeof loadMonaco>> | undefined
-  // Before any file opens: the editor's own loads of Monaco resolve after this one.
-  void loadMonaco().then((m) => m.setBuiltInTypeScript(false))
+  preferBuiltInTypeScript(false)
 
   const drawMarkers = (features: Awaited<ReturnType<typeof loadFeatures>>) => {
     if (!monaco) return
@@ -138,5 +137,6 @@ export function linkEditorToLanguage(
     stopService()
     for (const known of tracked.values()) known.stop()
     tracked.clear()
+    preferBuiltInTypeScript(true)
   }
 }
