@@ -19,6 +19,8 @@ const debianNeeds = {
     ['/usr/bin/slirp4netns', 'slirp4netns'],
     // Makes the idmapped mounts under each sandbox's own system (launcher/idmappedMount.py).
     ['/usr/bin/python3', 'python3'],
+    // Find in Files and Go to File run ripgrep inside sandboxes, whose system is the host's /usr.
+    ['/usr/bin/rg', 'ripgrep'],
   ],
   test: [
     ['/usr/bin/chromium', 'chromium'],
@@ -33,6 +35,8 @@ const debianNeeds = {
     ['/usr/bin/openssl', 'openssl'],
     // The example lab (labs/python-basics) and its tests run Python in sandboxes.
     ['/usr/bin/python3', 'python3'],
+    // The search tests run ripgrep in sandboxes (and hide it to test the grep fallback).
+    ['/usr/bin/rg', 'ripgrep'],
   ],
   bench: [
     // The terminal, explorer and editor benches measure in Chromium, and over --tls.
@@ -41,6 +45,8 @@ const debianNeeds = {
     ['/usr/bin/slirp4netns', 'slirp4netns'],
     ['/usr/bin/openssl', 'openssl'],
     ['/usr/bin/python3', 'python3'],
+    // The search bench measures Find in Files against the same rg run directly in the sandbox.
+    ['/usr/bin/rg', 'ripgrep'],
   ],
 }
 
@@ -69,8 +75,9 @@ function ensureDebian(needs) {
   if (process.getuid?.() !== 0) {
     console.error(`ensure: missing Debian packages: ${missing.join(' ')}`)
     console.error(`        install them with: sudo apt-get install -y ${missing.join(' ')}`)
-    // Without bubblewrap, slirp4netns or python3 the platform still runs (and says what sandboxes lack).
-    const optional = new Set(['bubblewrap', 'slirp4netns', 'python3'])
+    // Without bubblewrap, slirp4netns or python3 the platform still runs (and says what sandboxes lack);
+    // without ripgrep, search falls back to grep.
+    const optional = new Set(['bubblewrap', 'slirp4netns', 'python3', 'ripgrep'])
     if (purpose === 'test' || missing.some((pkg) => !optional.has(pkg))) process.exit(1)
     return
   }
