@@ -21,6 +21,8 @@ describe('lab manifest', () => {
       readOnly: ['tests/**', '.lab/**'],
       check: { command: 'python3 -m unittest', timeoutSeconds: 30 },
       reset: { paths: ['main.py'] },
+      codeIntelligence: false,
+      languages: { enabled: true, servers: { python: { command: 'pylsp' } } },
     }
     expect(parse(full)).toEqual(full)
   })
@@ -32,6 +34,7 @@ describe('lab manifest', () => {
       readOnly: [],
       check: { command: 'true', timeoutSeconds: 60 },
       reset: {},
+      codeIntelligence: true,
     })
     expect(parse({ title: 'No reset', reset: false }).reset).toBe(false)
   })
@@ -58,5 +61,39 @@ describe('lab manifest', () => {
     }
     expect(problem({ title: 'x', readOnly: ['../**'] })).toContain('at readOnly[0]')
     expect(problem({ title: 'x', instructions: '/tmp/x.md' })).toContain('at instructions')
+  })
+
+  it('turns code intelligence off for an exam, and takes language servers as a languages file does', () => {
+    expect(parse({ title: 'Exam', codeIntelligence: false }).codeIntelligence).toBe(false)
+    const c = {
+      name: 'clangd',
+      languages: ['c', 'cpp'],
+      command: 'clangd',
+      install: 'apt-get install -y clangd',
+    }
+    expect(parse({ title: 'C', languages: { servers: { c, typescript: false } } }).languages).toEqual({
+      enabled: true,
+      servers: { c, typescript: false },
+    })
+    expect(parse({ title: 'Quiet', languages: { enabled: false } }).languages).toEqual({
+      enabled: false,
+      servers: {},
+    })
+    expect(parse({ title: 'Plain' }).languages).toBeUndefined()
+  })
+
+  it('names each problem of its languages as the languages file would, and a wrong switch', () => {
+    const message = problem({
+      title: 'x',
+      codeIntelligence: 'no',
+      languages: { servers: { c: { command: 'clangd' }, python: { comand: 'pylsp' } }, extra: 1 },
+    })
+    expect(message).toContain('at codeIntelligence')
+    expect(message).toContain('languages: unknown key "extra"')
+    expect(message).toContain('languages: servers.c: a new server needs "languages" and "command"')
+    expect(message).toContain('languages: servers.python: unknown key "comand"')
+    expect(message).toContain('at languages')
+    expect(problem({ title: 'x', languages: ['python'] })).toContain('languages: must be an object')
+    expect(problem({ title: 'x', codeintelligence: false })).toContain('codeintelligence')
   })
 })

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { labManifestPath } from './labPaths'
+import { parseLanguageOverrides } from './languageTable'
 
 /** Relative to the home folder, and staying inside it: a lab never reaches elsewhere. */
 function staysInHome(path: string): boolean {
@@ -13,6 +14,14 @@ function staysInHome(path: string): boolean {
 
 const inHome = 'must be relative to the home folder and stay in it (no leading /, no ..)'
 const homePath = z.string().min(1).max(1024).refine(staysInHome, inHome)
+
+/** Language servers in the shape of `.sandbox-ide/languages.json`, checked by that file's own reader. */
+const languageOverrides = z.unknown().transform((value, ctx) => {
+  const parsed = parseLanguageOverrides(value, 'languages')
+  if (parsed.ok) return parsed.overrides
+  for (const message of parsed.problems) ctx.addIssue({ code: 'custom', message })
+  return z.NEVER
+})
 
 const labManifestSchema = z.strictObject({
   title: z.string().trim().min(1).max(200),
@@ -40,6 +49,10 @@ const labManifestSchema = z.strictObject({
   reset: z
     .union([z.literal(false), z.strictObject({ paths: z.array(homePath).min(1).max(100).optional() })])
     .default({}),
+  /** `false` turns code intelligence off for the lab's students (an exam); on by default. */
+  codeIntelligence: z.boolean().default(true),
+  /** Language servers to add, change or turn off; they win over the student's own languages file. */
+  languages: languageOverrides.optional(),
 })
 
 /** A lab as its manifest describes it. */

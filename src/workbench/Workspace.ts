@@ -23,6 +23,7 @@ import type { NoticeSink } from '../ui/notifications'
 import { tabId } from '../ui/tabId'
 import type { Theme } from '../ui/themeStore'
 import { linkLabToEditor } from './linkLabToEditor'
+import { linkLabToLanguage } from './linkLabToLanguage'
 import { linkLabToPreview } from './linkLabToPreview'
 import { terminalLinkOpener } from './terminalLinks'
 
@@ -33,7 +34,7 @@ export interface WorkspaceOptions {
   notices: NoticeSink
   /** With the teaching lab (the full page; an embed shows none). */
   lab: boolean
-  /** With code intelligence: the sandbox's language servers behind the editor. */
+  /** With code intelligence: the sandbox's language servers behind the editor (a lab may still turn it off). */
   codeIntelligence: boolean
 }
 
@@ -95,6 +96,8 @@ export class Workspace {
     if (this.lab) {
       this.disposables.add(toDisposable(linkLabToEditor(this.lab, this.editor)))
       this.disposables.add(toDisposable(linkLabToPreview(this.lab, this.preview)))
+      // A lab may turn code intelligence off (an exam) or bring its own servers.
+      if (this.language) this.disposables.add(toDisposable(linkLabToLanguage(this.lab, this.language)))
     }
     // A saved file shows in the preview at once (a plain server has no live reload of its own).
     this.disposables.add(toDisposable(this.editor.onSaved(() => this.preview.reload())))

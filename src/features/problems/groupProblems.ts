@@ -1,6 +1,6 @@
 import type { Diagnostic } from 'vscode-languageserver-protocol'
+import { workspaceLanguagesFile } from '../../contract/languageTable'
 import type { LanguageSnapshot } from '../../sandbox/language/LanguageService'
-import { workspaceLanguagesFile } from '../../sandbox/language/languageTable'
 
 export type Severity = 'error' | 'warning' | 'info'
 

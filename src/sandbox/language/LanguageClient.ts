@@ -10,10 +10,11 @@ import type {
   TextDocumentContentChangeEvent,
   WorkspaceEdit,
 } from 'vscode-languageserver-protocol'
+import type { LanguageServerConfig } from '../../contract/languageTable'
 import type { SandboxSession } from '../SandboxSession'
 import { clientCapabilities } from './clientCapabilities'
 import { FrameGuard } from './frameGuard'
-import { type LanguageServerConfig, launchCommand } from './languageTable'
+import { launchCommand } from './languageTable'
 import { StdioProcess } from './stdioProcess'
 
 /** Where one language server stands, as the status bar says it. */

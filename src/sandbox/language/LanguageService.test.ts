@@ -5,18 +5,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CompletionItem, CompletionList, Diagnostic } from 'vscode-languageserver-protocol'
 import { startTestRuntime, type TestRuntime } from '../../../server/runtime/testing/runtimeFixture'
+import { workspaceLanguagesFile } from '../../contract/languageTable'
 import { FileWatch } from '../fileWatch'
 import { SandboxSession } from '../SandboxSession'
 import { LanguageService } from './LanguageService'
-import { workspaceLanguagesFile } from './languageTable'
 
 const bin = new URL('../../../.language-servers/node_modules/.bin', import.meta.url).pathname
 const encode = (text: string) => new TextEncoder().encode(text)
 
-async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 60_000): Promise<T> {
+async function until<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 60_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    const value = probe()
+    const value = await probe()
     if (value !== undefined) return value
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
     await new Promise((r) => setTimeout(r, 100))
@@ -130,5 +134,29 @@ describe('LanguageService', { timeout: 120_000 }, () => {
       return s?.kind === 'restarting' && s.reason !== 'waiting for the sandbox' ? s : undefined
     })
     expect(stopped.reason).toContain('not an LSP header: not-lsp⏎not-lsp')
+  })
+
+  it("lays a lab's servers over the workspace file's, and stops every one for an exam", async () => {
+    await writeTable({ python: { command: 'no-such-language-server --stdio' } })
+    await until('missing', () => (state('python')?.kind === 'missing' ? true : undefined))
+    service.setLabOverrides({
+      enabled: true,
+      servers: { python: { command: `${bin}/pyright-langserver --stdio` } },
+    })
+    await until('the lab’s server running', () => (state('python')?.kind === 'running' ? true : undefined))
+    await until('diagnostics', () => diagnosticsOf('main.py'))
+
+    service.setLabOverrides({ enabled: false, servers: {} })
+    expect(service.getSnapshot()).toMatchObject({ enabled: false, servers: [], errors: 0 })
+    expect(service.getSnapshot().diagnostics.size).toBe(0)
+    const serverProcesses = async () =>
+      (await session.processes.list()).filter((p) => p.tag?.startsWith('ide-lsp:')).length
+    await until('no server process', async () => ((await serverProcesses()) === 0 ? true : undefined))
+
+    service.setLabOverrides(undefined)
+    expect(service.getSnapshot().enabled).toBe(true)
+    await until('the workspace file’s server again', () =>
+      state('python')?.kind === 'missing' ? true : undefined,
+    )
   })
 })

@@ -6,19 +6,18 @@ import type {
 } from 'vscode-languageserver-protocol'
 import { DisposableStore, toDisposable } from '../../common/lifecycle'
 import { Subscribers } from '../../common/Subscribers'
-import { EventType } from '../../gen/filesystem_pb'
-import type { FileWatch, WatchNotice } from '../fileWatch'
-import type { SandboxSession } from '../SandboxSession'
-import type { LanguageClient, ServedDocument, ServerState } from './LanguageClient'
 import {
-  applyOverrides,
   defaultLanguageTable,
   type LanguageOverrides,
   type LanguageTable,
   parseLanguageOverrides,
-  serverFor,
   workspaceLanguagesFile,
-} from './languageTable'
+} from '../../contract/languageTable'
+import { EventType } from '../../gen/filesystem_pb'
+import type { FileWatch, WatchNotice } from '../fileWatch'
+import type { SandboxSession } from '../SandboxSession'
+import type { LanguageClient, ServedDocument, ServerState } from './LanguageClient'
+import { applyOverrides, serverFor } from './languageTable'
 import { pathOfUri, uriOfPath } from './uris'
 
 /** One open document, as the service keeps it for its server. */
@@ -43,6 +42,8 @@ export interface LanguageSnapshot {
   servers: readonly ServerStatus[]
   /** What is wrong with the workspace's languages file, if anything. */
   problems: readonly string[]
+  /** False where the workspace file or the lab turned code intelligence off: no server runs. */
+  enabled: boolean
 }
 
 /** What the service needs of the workspace around it. */
@@ -53,8 +54,6 @@ export interface LanguageServiceOptions {
   applyEdit(edit: WorkspaceEdit): Promise<boolean>
   /** A server's message to the user. */
   message(type: 'error' | 'warning' | 'info', text: string): void
-  /** A lab's overrides (its manifest), applied after the workspace file's. */
-  labOverrides?: () => LanguageOverrides | undefined
 }
 
 /** How often this page says it is alive to its servers' watchdogs, and how stale is dead. */
@@ -84,6 +83,9 @@ function lspLanguageId(languageId: string, path: string): string {
 export class LanguageService {
   private table: LanguageTable = defaultLanguageTable
   private overrides: LanguageOverrides | undefined
+  private labOverrides: LanguageOverrides | undefined
+  /** Off where the workspace file or the lab says so. */
+  private enabled = true
   private problems: string[] = []
   private readonly clients = new Map<string, LanguageClient>()
   private readonly docs = new Map<string, OpenDoc>()
@@ -97,6 +99,7 @@ export class LanguageService {
     warnings: 0,
     servers: [],
     problems: [],
+    enabled: true,
   }
   private home: string | undefined
   private heartbeat: ReturnType<typeof setInterval> | undefined
@@ -235,14 +238,23 @@ export class LanguageService {
     this.reconfigure()
   }
 
+  /** A lab's overrides (from its manifest), or undefined when the sandbox holds no lab. */
+  setLabOverrides(overrides: LanguageOverrides | undefined): void {
+    if (JSON.stringify(overrides) === JSON.stringify(this.labOverrides)) return
+    this.labOverrides = overrides
+    this.reconfigure()
+  }
+
   /** The table changed (the workspace file, a lab): servers whose configuration changed start again. */
   reconfigure(): void {
-    const lab = this.options.labOverrides?.()
-    const next = applyOverrides(
-      defaultLanguageTable,
-      ...(this.overrides ? [this.overrides] : []),
-      ...(lab ? [lab] : []),
-    )
+    // The lab's table is laid last, over the student's own file: the teacher decides what a lab
+    // (an exam) runs, and a student's file cannot bring back what the lab changed or turned off.
+    // Either may turn everything off; neither can turn on what the other turned off.
+    const layers = [this.overrides, this.labOverrides].filter((o) => o !== undefined)
+    const next = applyOverrides(defaultLanguageTable, ...layers)
+    this.enabled = layers.every((o) => o.enabled)
+    // Turned off, what the servers said goes with them.
+    if (!this.enabled) this.diagnostics.clear()
     const before = this.table
     this.table = next
     for (const [key, client] of this.clients)
@@ -403,6 +415,7 @@ export class LanguageService {
       warnings,
       servers: [...this.clients.values()].map((c) => ({ key: c.key, name: c.config.name, state: c.state })),
       problems: this.problems,
+      enabled: this.enabled,
     }
     this.subscribers.notify()
   }

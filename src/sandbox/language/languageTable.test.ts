@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { localLanguageServersBin } from '../../contract/languageServers'
-import {
-  applyOverrides,
-  defaultLanguageTable,
-  launchCommand,
-  parseLanguageOverrides,
-  serverFor,
-} from './languageTable'
+import { defaultLanguageTable, parseLanguageOverrides } from '../../contract/languageTable'
+import { applyOverrides, launchCommand, serverFor } from './languageTable'
 
 describe('the table of language servers', () => {
   it('serves Python and TypeScript by default, JavaScript by the TypeScript server', () => {
@@ -47,26 +42,5 @@ describe('the table of language servers', () => {
     const lab = parseLanguageOverrides({ enabled: false })
     if (!workspace.ok || !lab.ok) throw new Error('both parse')
     expect(applyOverrides(defaultLanguageTable, workspace.overrides, lab.overrides)).toEqual({})
-  })
-
-  it('lists each problem of a wrong file, and where it is', () => {
-    const parsed = parseLanguageOverrides({
-      enabeld: true,
-      servers: { c: { languages: 'c' }, python: { comand: 'x' }, go: 42 },
-    })
-    expect(parsed).toEqual({
-      ok: false,
-      problems: [
-        '.sandbox-ide/languages.json: unknown key "enabeld"',
-        '.sandbox-ide/languages.json: servers.c.languages: must be a list of language ids',
-        '.sandbox-ide/languages.json: servers.c: a new server needs "languages" and "command"',
-        '.sandbox-ide/languages.json: servers.python: unknown key "comand"',
-        '.sandbox-ide/languages.json: servers.go: must be an object, or false to turn it off',
-      ],
-    })
-    expect(parseLanguageOverrides([], 'lab.json')).toEqual({
-      ok: false,
-      problems: ['lab.json: must be an object'],
-    })
   })
 })
