@@ -3,16 +3,18 @@ import type { ServerStatus } from '../sandbox/language/LanguageService'
 import { languageCommands } from './languageCommands'
 
 function fakeLanguage(servers: ServerStatus[]) {
-  const retried: string[] = []
+  const restarted: (string | undefined)[] = []
   const installed: string[] = []
   const language = {
     getSnapshot: () => ({ servers }),
-    retry: (key: string) => retried.push(key),
+    restart: async (key?: string) => {
+      restarted.push(key)
+    },
     install: async (key: string) => {
       installed.push(key)
     },
   }
-  return { language: language as never, retried, installed }
+  return { language: language as never, restarted, installed }
 }
 
 describe('languageCommands', () => {
@@ -28,8 +30,8 @@ describe('languageCommands', () => {
     expect(shown).toBe(1)
   })
 
-  it('retries every server, and offers to install each missing one that says how', async () => {
-    const { language, retried, installed } = fakeLanguage([
+  it('restarts every server, running or not, and offers to install each missing one that says how', async () => {
+    const { language, restarted, installed } = fakeLanguage([
       {
         key: 'python',
         name: 'Pyright',
@@ -45,7 +47,7 @@ describe('languageCommands', () => {
       'Language: Install Pyright',
     ])
     commands[1]?.run()
-    expect(retried).toEqual(['python', 'typescript', 'go'])
+    expect(restarted).toEqual([undefined])
     commands[2]?.run()
     await expect.poll(() => installed).toEqual(['python'])
   })

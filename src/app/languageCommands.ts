@@ -17,9 +17,8 @@ export function languageCommands(language: LanguageService | undefined, showProb
       id: 'language.restart',
       title: 'Language: Restart servers',
       enabled: servers.length > 0,
-      run: () => {
-        for (const server of servers) language.retry(server.key)
-      },
+      // Running servers too: a fresh start is what a user asks for when one misbehaves.
+      run: () => void language.restart(),
     },
     // One entry per server that can be installed, named, so the palette finds "install pyright".
     ...servers.flatMap(({ key, name, state }) =>

@@ -68,6 +68,11 @@ const crashWindowMs = 3 * 60_000
 const pullDelayMs = 250
 /** A shell that cannot find a command says so with this exit code. */
 const commandNotFound = 127
+/** How long a server may take to answer `shutdown`, and then to exit, before it is killed. */
+const shutdownTimeoutMs = 2000
+const exitGraceMs = 1000
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
 /**
  * One language server in the sandbox, for one page: started through the runtime's Start (no
@@ -88,6 +93,8 @@ export class LanguageClient {
   private readonly pullTimers = new Map<string, ReturnType<typeof setTimeout>>()
   private wanted = false
   private generation = 0
+  /** Settles when the current server's process has ended. */
+  private exited: Promise<void> = Promise.resolve()
 
   constructor(
     readonly key: string,
@@ -180,21 +187,43 @@ export class LanguageClient {
   async stop(): Promise<void> {
     this.wanted = false
     clearTimeout(this.restartTimer)
-    const connection = this.connection
-    if (connection && this.current.kind === 'running') {
-      await Promise.race([connection.sendRequest('shutdown'), new Promise((r) => setTimeout(r, 2000))]).catch(
-        () => {},
-      )
-      connection.sendNotification('exit').catch(() => {})
-    }
-    await this.teardown()
+    await this.shutdown(this.current.kind === 'running' ? this.connection : undefined)
     this.setState({ kind: 'stopped' })
+  }
+
+  /**
+   * Stops the server as asked (shutdown and exit, killed if it does not go) and starts a fresh
+   * one, which is told of the open documents again; earlier crashes no longer count, so it starts
+   * at once. A missing or failed one is simply started again.
+   */
+  async restart(): Promise<void> {
+    const running = this.current.kind === 'running' ? this.connection : undefined
+    this.crashes = []
+    clearTimeout(this.restartTimer)
+    this.wanted = true
+    // A new generation: the old server's end, asked for, is no crash to restart from.
+    const generation = ++this.generation
+    this.setState({ kind: 'restarting', attempt: 0, inMs: 0, reason: 'restarting, as asked' })
+    await this.shutdown(running)
+    if (generation === this.generation && this.wanted) this.launchWhenRunning()
   }
 
   dispose(): void {
     this.wanted = false
     clearTimeout(this.restartTimer)
     void this.teardown()
+  }
+
+  /** LSP's polite end (`shutdown`, then `exit`) for a running server, then its process is ended. */
+  private async shutdown(connection: MessageConnection | undefined): Promise<void> {
+    if (connection) {
+      const exited = this.exited
+      await Promise.race([connection.sendRequest('shutdown'), delay(shutdownTimeoutMs)]).catch(() => {})
+      await connection.sendNotification('exit').catch(() => {})
+      // One that does not exit by itself is killed below.
+      await Promise.race([exited, delay(exitGraceMs)])
+    }
+    await this.teardown()
   }
 
   private notify(method: string, params: unknown): void {
@@ -216,6 +245,10 @@ export class LanguageClient {
     if (generation !== this.generation || !this.wanted) return
     const guard = new FrameGuard(maxMessageBytes)
     let failure: string | undefined
+    let exited = () => {}
+    this.exited = new Promise<void>((resolve) => {
+      exited = resolve
+    })
     const server = new StdioProcess(
       this.host.session,
       {
@@ -239,6 +272,7 @@ export class LanguageClient {
           this.stderrTail = [...this.stderrTail, ...lines].slice(-20)
         },
         ended: (end) => {
+          exited()
           output.closed()
           if (generation === this.generation) this.ended(end, failure)
         },

@@ -113,6 +113,35 @@ describe('LanguageService', { timeout: 120_000 }, () => {
     expect(found).toBe(true)
   })
 
+  it('restarts a running server when asked: a fresh process, told of the open files, its crashes forgotten', async () => {
+    const server = async () =>
+      (await session.processes.list()).find((p) => p.tag?.startsWith('ide-lsp:python:'))
+    const before = await server()
+    expect(state('python')?.kind).toBe('running')
+    const restarting = service.restart('python')
+    expect(state('python')).toMatchObject({ kind: 'restarting', reason: 'restarting, as asked' })
+    await restarting
+    await until('running again', () => (state('python')?.kind === 'running' ? true : undefined))
+    const after = await server()
+    expect(after?.pid).toBeDefined()
+    expect(after?.pid).not.toBe(before?.pid)
+    expect((await session.processes.list()).some((p) => p.pid === before?.pid)).toBe(false)
+    // Pyright reports on the open file it was told of again, as it now reads.
+    texts.set(path('main.py'), 'print(third_undefined)\n')
+    service.documentChanged(path('main.py'), [{ text: 'print(third_undefined)\n' }])
+    await until('diagnostics from the new server', () =>
+      diagnosticsOf('main.py')?.some((d) => String(d.message).includes('third_undefined')) ? true : undefined,
+    )
+    // The kill before the restart no longer counts: a crash now is the first, restarted soonest.
+    await session.processes.signal(after?.pid ?? 0, 'SIGKILL')
+    const crashed = await until('a restart', () => {
+      const s = state('python')
+      return s?.kind === 'restarting' && s.attempt > 0 ? s : undefined
+    })
+    expect(crashed.attempt).toBe(1)
+    await until('running again', () => (state('python')?.kind === 'running' ? true : undefined))
+  })
+
   it('says a server is missing, with how to install it, and does not retry it', async () => {
     await writeTable({
       python: { command: 'no-such-language-server --stdio', install: 'npm install -g nothing' },

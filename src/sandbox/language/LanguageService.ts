@@ -210,6 +210,15 @@ export class LanguageService {
     this.clients.get(key)?.retry()
   }
 
+  /**
+   * Stops the servers (or the one of `key`), running or not, and starts fresh ones that are told
+   * of the open documents again, their backoff forgotten: "Language: Restart servers".
+   */
+  async restart(key?: string): Promise<void> {
+    const clients = key === undefined ? [...this.clients.values()] : [this.clients.get(key)]
+    await Promise.all(clients.map((client) => client?.restart()))
+  }
+
   /** Reads the workspace's languages file (at start, and when it changes). */
   async loadWorkspaceFile(): Promise<void> {
     const home = await this.homeFolder()
