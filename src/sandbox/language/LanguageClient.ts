@@ -73,6 +73,12 @@ const shutdownTimeoutMs = 2000
 const exitGraceMs = 1000
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+/** A message to a server that may be gone: a closed connection throws at once, or rejects. */
+async function quietly(send: () => Promise<unknown>): Promise<void> {
+  try {
+    await send()
+  } catch {}
+}
 
 /**
  * One language server in the sandbox, for one page: started through the runtime's Start (no
@@ -218,8 +224,8 @@ export class LanguageClient {
   private async shutdown(connection: MessageConnection | undefined): Promise<void> {
     if (connection) {
       const exited = this.exited
-      await Promise.race([connection.sendRequest('shutdown'), delay(shutdownTimeoutMs)]).catch(() => {})
-      await connection.sendNotification('exit').catch(() => {})
+      await Promise.race([quietly(() => connection.sendRequest('shutdown')), delay(shutdownTimeoutMs)])
+      await quietly(() => connection.sendNotification('exit'))
       // One that does not exit by itself is killed below.
       await Promise.race([exited, delay(exitGraceMs)])
     }
