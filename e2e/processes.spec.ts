@@ -1,7 +1,9 @@
 import { expect, test } from '@playwright/test'
+import { EditorPage } from './pages/EditorPage'
 import { ProcessPanelPage } from './pages/ProcessPanelPage'
 import { screenshot, WorkbenchPage } from './pages/WorkbenchPage'
 import { signalRuntimeProcess, startRuntimeProcess } from './runtimeProcess'
+import { SandboxFiles } from './sandboxFiles'
 import { stackForThisFile } from './stack'
 
 test.describe.configure({ mode: 'serial' })
@@ -118,4 +120,19 @@ test('Kill ends a process with SIGTERM, or with SIGKILL after a grace period whe
   // SIGKILL, not SIGTERM, ended it (the "Killing…" step between is too short to catch reliably).
   expect(await stubborn.ended).toBe('signal: killed')
   await expect(page.getByRole('alert')).toHaveCount(0)
+})
+
+test('a language server is listed by its name, its command line in the tooltip', async ({ page }) => {
+  const wb = new WorkbenchPage(page)
+  const processes = new ProcessPanelPage(page)
+  await wb.goto(stack.link())
+  await (await SandboxFiles.of(stack)).write('/home/user/listed.py', 'print("listed")\n')
+  const editor = new EditorPage(page)
+  await editor.open('listed.py')
+  await editor.editable()
+  // Earlier pages' servers may still be listed: any one of them says the same.
+  const name = processes.list.getByText('Language server: Pyright', { exact: true }).first()
+  await expect(name).toBeVisible({ timeout: 60_000 })
+  await expect(name).toHaveAttribute('title', /pyright-langserver --stdio/)
+  await expect(processes.list.getByRole('listitem').filter({ has: name })).toContainText('ide-lsp:python:')
 })

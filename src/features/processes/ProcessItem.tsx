@@ -1,5 +1,5 @@
 import type { ProcessInfo } from '../../sandbox/sandboxProcesses'
-import { commandLine, isIdeTerminal } from './commandLine'
+import { commandLine, isIdeTerminal, languageProcessLabel } from './commandLine'
 
 /** Where a kill stands: SIGTERM sent, or the SIGKILL fallback after the grace period. */
 export type StopPhase = 'terminating' | 'killing'
@@ -15,10 +15,14 @@ interface ProcessItemProps {
   onKill(pid: number): void
 }
 
-/** One process of the list: pid, command line and tag as plain text, and its actions. */
+/**
+ * One process of the list: pid, command line (or a language server's name, its command line in
+ * the tooltip) and tag as plain text, and its actions.
+ */
 export function ProcessItem({ info, detached, stopping, disabled, onOpen, onKill }: ProcessItemProps) {
   const { pid, tag } = info
   const command = commandLine(info.config)
+  const label = languageProcessLabel(tag)
   return (
     <li className="process-item" aria-busy={stopping !== undefined}>
       <div className="process-line">
@@ -26,9 +30,15 @@ export function ProcessItem({ info, detached, stopping, disabled, onOpen, onKill
           <span className="visually-hidden">PID </span>
           {pid}
         </span>
-        <code className="process-command" title={command}>
-          {command}
-        </code>
+        {label ? (
+          <span className="process-command" title={command}>
+            {label}
+          </span>
+        ) : (
+          <code className="process-command" title={command}>
+            {command}
+          </code>
+        )}
       </div>
       <div className="process-line">
         {isIdeTerminal(tag) && (

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { attachTitle, commandLine, isIdeTerminal } from './commandLine'
+import { languageInstallTag, languageServerTag } from '../../sandbox/language/serverTag'
+import { attachTitle, commandLine, isIdeTerminal, languageProcessLabel } from './commandLine'
 
 const config = (cmd: string, args: string[] = []) => ({ cmd, args })
 
@@ -32,5 +33,19 @@ describe('attachTitle', () => {
   it('names the terminal after the program and pid', () => {
     expect(attachTitle(config('/usr/bin/python3', ['app.py']), 42)).toBe('python3 42')
     expect(attachTitle(undefined, 7)).toBe('process 7')
+  })
+})
+
+describe('languageProcessLabel', () => {
+  it('names a language server and its install by the server’s display name', () => {
+    expect(languageProcessLabel(languageServerTag('python', 'tab-1', 'Pyright'))).toBe(
+      'Language server: Pyright',
+    )
+    expect(languageProcessLabel(languageInstallTag('c', 'clangd'))).toBe('Installing language server: clangd')
+  })
+
+  it('leaves every other process to its command line', () => {
+    expect(languageProcessLabel('ide-terminal:1234')).toBeUndefined()
+    expect(languageProcessLabel(undefined)).toBeUndefined()
   })
 })

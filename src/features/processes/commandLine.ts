@@ -1,3 +1,4 @@
+import { parseLanguageTag } from '../../sandbox/language/serverTag'
 import type { ProcessConfig } from '../../sandbox/sandboxProcesses'
 
 /** What a command line is made of. */
@@ -15,6 +16,18 @@ export function commandLine(config: Command | undefined): string {
 /** Whether a process is the shell of one of the IDE's terminals. */
 export function isIdeTerminal(tag: string | undefined): boolean {
   return tag?.startsWith(ideTerminalPrefix) ?? false
+}
+
+/**
+ * What a process of code intelligence is called in the list, in place of its long shell line (a
+ * watchdog and the server's command): the server's own name. Undefined for any other process.
+ */
+export function languageProcessLabel(tag: string | undefined): string | undefined {
+  const process = parseLanguageTag(tag)
+  if (!process) return undefined
+  return process.kind === 'server'
+    ? `Language server: ${process.name}`
+    : `Installing language server: ${process.name}`
 }
 
 /** A short name for a terminal attached to a process: the program's file name and the pid. */

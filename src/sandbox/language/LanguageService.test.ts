@@ -9,6 +9,7 @@ import { workspaceLanguagesFile } from '../../contract/languageTable'
 import { FileWatch } from '../fileWatch'
 import { SandboxSession } from '../SandboxSession'
 import { LanguageService } from './LanguageService'
+import { parseLanguageTag } from './serverTag'
 
 const bin = new URL('../../../.language-servers/node_modules/.bin', import.meta.url).pathname
 const encode = (text: string) => new TextEncoder().encode(text)
@@ -35,6 +36,7 @@ describe('LanguageService', { timeout: 120_000 }, () => {
   const texts = new Map<string, string>()
   const path = (name: string) => `${rt.home}/${name}`
   const messages: string[] = []
+  const tabId = `test-${process.pid}`
 
   const writeTable = async (servers: Record<string, unknown>) => {
     await session.files.write(path(workspaceLanguagesFile), encode(JSON.stringify({ servers })))
@@ -54,7 +56,7 @@ describe('LanguageService', { timeout: 120_000 }, () => {
     await until('the session', () => (session.getSnapshot().state.kind === 'running' ? true : undefined))
     watch = new FileWatch(session)
     service = new LanguageService(session, watch, {
-      tabId: `test-${process.pid}`,
+      tabId,
       applyEdit: async () => false,
       message: (_type, text) => messages.push(text),
     })
@@ -187,5 +189,42 @@ describe('LanguageService', { timeout: 120_000 }, () => {
     await until('the workspace file’s server again', () =>
       state('python')?.kind === 'missing' ? true : undefined,
     )
+  })
+
+  it("ends its tab's servers that an earlier page left running, and no other tab's", async () => {
+    await writeTable({ python: { command: `${bin}/pyright-langserver --stdio` } })
+    await until('running', () => (state('python')?.kind === 'running' ? true : undefined))
+    const serverOf = async (tab: string) =>
+      (await session.processes.list()).find((p) => {
+        const tagged = parseLanguageTag(p.tag)
+        return tagged?.kind === 'server' && tagged.key === 'python' && tagged.tabId === tab
+      })
+    const left = await serverOf(tabId)
+    expect(parseLanguageTag(left?.tag)).toMatchObject({ name: 'Pyright' })
+    // Another page (a reload of this tab, another tab), with the same languages file.
+    const pageOf = async (tab: string) => {
+      const page = new LanguageService(session, watch, {
+        tabId: tab,
+        applyEdit: async () => false,
+        message: () => {},
+      })
+      await page.loadWorkspaceFile()
+      page.documentOpened(path('main.py'), 'python', () => texts.get(path('main.py')) ?? '')
+      return page
+    }
+    const otherTab = await pageOf(`${tabId}-other`)
+    const reloaded = await pageOf(tabId)
+    try {
+      await until('the other tab’s server', () =>
+        otherTab.getSnapshot().servers[0]?.state.kind === 'running' ? true : undefined,
+      )
+      await until('the leftover ended', async () =>
+        (await session.processes.list()).some((p) => p.pid === left?.pid) ? undefined : true,
+      )
+      expect(await serverOf(`${tabId}-other`)).toBeDefined()
+    } finally {
+      otherTab.dispose()
+      reloaded.dispose()
+    }
   })
 })

@@ -18,6 +18,7 @@ import type { FileWatch, WatchNotice } from '../fileWatch'
 import type { SandboxSession } from '../SandboxSession'
 import type { LanguageClient, ServedDocument, ServerState } from './LanguageClient'
 import { applyOverrides, serverFor } from './languageTable'
+import { languageInstallTag, languageServerTag, parseLanguageTag } from './serverTag'
 import { pathOfUri, uriOfPath } from './uris'
 
 /** One open document, as the service keeps it for its server. */
@@ -196,7 +197,7 @@ export class LanguageService {
     const result = await this.session.processes.run('/bin/bash', {
       args: ['-l', '-c', command],
       timeoutMs: 600_000,
-      tag: `ide-lsp-install:${key}`,
+      tag: languageInstallTag(key, client.config.name),
     })
     if (result.exitCode !== 0)
       throw new Error(
@@ -305,7 +306,7 @@ export class LanguageService {
     const client = new LanguageClient(key, config, {
       session: this.session,
       rootUri: uriOfPath(this.home ?? '/home/user'),
-      tag: `ide-lsp:${key}:${this.options.tabId}`,
+      tag: languageServerTag(key, this.options.tabId, config.name),
       watchdog: this.watchdog(),
       documents: () => [...this.docs.values()].filter((d) => d.serverKey === key),
       diagnostics: (uri, diagnostics) => this.report(uri, diagnostics),
@@ -325,12 +326,14 @@ export class LanguageService {
   private firstStart(): Promise<void> {
     this.firstStartDone ??= (async () => {
       await this.homeFolder()
-      const prefix = 'ide-lsp:'
-      const suffix = `:${this.options.tabId}`
       const leftOver = await this.session.processes.list().catch(() => [])
+      const ours = (tag: string | undefined) => {
+        const process = parseLanguageTag(tag)
+        return process?.kind === 'server' && process.tabId === this.options.tabId
+      }
       await Promise.all(
         leftOver
-          .filter((p) => p.tag?.startsWith(prefix) && p.tag.endsWith(suffix))
+          .filter((p) => ours(p.tag))
           .map((p) => this.session.processes.signal(p.pid, 'SIGKILL').catch(() => false)),
       )
       const beat = () =>
