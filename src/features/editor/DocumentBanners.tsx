@@ -5,9 +5,18 @@ import type { EditorDocument } from './OpenDocument'
 
 /**
  * What the user must know about the open file, above its text: a conflict with the disk (with
- * unambiguous choices), that it is gone from disk, that it opened in reduced mode.
+ * unambiguous choices), that it is gone from disk, that it opened in reduced mode (and so without
+ * the language servers, where the workspace has them).
  */
-export function DocumentBanners({ doc, manager }: { doc: EditorDocument; manager: EditorManager }) {
+export function DocumentBanners({
+  doc,
+  manager,
+  codeIntelligence,
+}: {
+  doc: EditorDocument
+  manager: EditorManager
+  codeIntelligence: boolean
+}) {
   const name = displayName(doc.name)
   const conflict = doc.conflict
   return (
@@ -77,6 +86,7 @@ export function DocumentBanners({ doc, manager }: { doc: EditorDocument; manager
           <span>
             <strong>{name}</strong> is {formatSize(doc.size ?? 0)}: opened in reduced mode (no syntax
             highlighting, folding, minimap or language features) so the editor stays responsive.
+            {codeIntelligence && ' Code intelligence is off for this file.'}
           </span>
         </div>
       )}

@@ -114,7 +114,9 @@ function OpenFiles({
                 <span>Read-only. {readOnlyReason}</span>
               </div>
             )}
-            {active && <DocumentBanners doc={active} manager={manager} />}
+            {active && (
+              <DocumentBanners doc={active} manager={manager} codeIntelligence={snap.codeIntelligence} />
+            )}
             {active && active.view !== 'text' && <FileStatusView doc={active} manager={manager} />}
             {comparing && active?.buffer && active.conflict?.diskText !== undefined && (
               <DiffView

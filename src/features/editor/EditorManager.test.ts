@@ -297,6 +297,19 @@ describe('EditorManager', () => {
     ])
   })
 
+  it('says whether code intelligence is on, for the banners, telling only a change', () => {
+    const { editor } = fakeSandbox({})
+    let changes = 0
+    editor.subscribe(() => changes++)
+    expect(editor.getSnapshot().codeIntelligence).toBe(false)
+    editor.setCodeIntelligence(true)
+    editor.setCodeIntelligence(true)
+    expect(editor.getSnapshot().codeIntelligence).toBe(true)
+    editor.setCodeIntelligence(false)
+    expect(editor.getSnapshot().codeIntelligence).toBe(false)
+    expect(changes).toBe(2)
+  })
+
   it('cycles through tabs and shows the neighbour of a closed one', async () => {
     const { editor } = fakeSandbox({ '/a': '1', '/b': '2', '/c': '3' })
     for (const path of ['/a', '/b', '/c']) await editor.open(path)

@@ -30,6 +30,8 @@ export interface EditorSnapshot {
   focusRequest: number
   /** A place to show in a file (a definition, a problem): the editor selects it once. */
   reveal: Reveal | undefined
+  /** The sandbox's language servers stand behind the editor (so a banner can say where they do not). */
+  codeIntelligence: boolean
 }
 
 /** A place in a file, in the editor's terms (lines and columns from 1). */
@@ -76,6 +78,7 @@ export class EditorManager {
   private focusTaken = 0
   private counter = 0
   private reveal: Reveal | undefined
+  private codeIntelligence = false
   private snapshot: EditorSnapshot = {
     documents: [],
     activeId: undefined,
@@ -83,6 +86,7 @@ export class EditorManager {
     quickOpen: false,
     focusRequest: 0,
     reveal: undefined,
+    codeIntelligence: false,
   }
   private readonly subscribers = new Subscribers()
   private readonly readOnlyRules = new Set<ReadOnlyRule>()
@@ -141,6 +145,13 @@ export class EditorManager {
       this.readOnlyRules.delete(rule)
       this.emit()
     }
+  }
+
+  /** Code intelligence is on (or off) for the workspace: the banners say so where it matters. */
+  setCodeIntelligence(on: boolean): void {
+    if (on === this.codeIntelligence) return
+    this.codeIntelligence = on
+    this.emit()
   }
 
   /** Why `path` may not be edited, or undefined. */
@@ -383,6 +394,7 @@ export class EditorManager {
       quickOpen: this.quickOpen,
       focusRequest: this.focusRequest,
       reveal: this.reveal,
+      codeIntelligence: this.codeIntelligence,
     }
     this.subscribers.notify()
   }

@@ -129,7 +129,13 @@ export function linkEditorToLanguage(
 
   const stopEditor = editor.subscribe(sync)
   const stopSaved = editor.onSaved((path) => service.documentSaved(path))
-  const stopService = service.subscribe(() => void follow())
+  // On unless the workspace's file or its lab turned it off.
+  const followEnabled = () => editor.setCodeIntelligence(service.getSnapshot().enabled)
+  const stopService = service.subscribe(() => {
+    followEnabled()
+    void follow()
+  })
+  followEnabled()
   sync()
   return () => {
     stopEditor()
@@ -137,6 +143,7 @@ export function linkEditorToLanguage(
     stopService()
     for (const known of tracked.values()) known.stop()
     tracked.clear()
+    editor.setCodeIntelligence(false)
     preferBuiltInTypeScript(true)
   }
 }
