@@ -31,7 +31,7 @@ const noLanguage = { subscribe: () => () => {}, getSnapshot: () => undefined }
 
 /** The full workbench: toolbar, the panels (remembered per sandbox), status bar and command palette. */
 export function Workbench({ session, theme }: { session: SandboxSession; theme: Theme }) {
-  const workspace = useWorkspace(session, theme, { lab: true, codeIntelligence: true })
+  const workspace = useWorkspace(session, theme, { lab: true, codeIntelligence: true, sourceControl: true })
   if (!workspace) return null
   return <FullWorkbench workspace={workspace} theme={theme} />
 }

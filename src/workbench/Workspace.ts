@@ -1,3 +1,4 @@
+import { Later } from '../common/Later'
 import { DisposableStore, toDisposable } from '../common/lifecycle'
 import { EditorManager } from '../features/editor/EditorManager'
 import { guardUnsavedEdits } from '../features/editor/guardUnsavedEdits'
@@ -14,6 +15,7 @@ import { TerminalManager } from '../features/terminal/TerminalManager'
 import { TerminalMemory } from '../features/terminal/terminalMemory'
 import { useTerminalSettings } from '../features/terminal/terminalSettings'
 import { FileWatch } from '../sandbox/fileWatch'
+import type { SourceControl } from '../sandbox/git/SourceControl'
 import { LanguageService } from '../sandbox/language/LanguageService'
 import { PortWatch } from '../sandbox/portWatch'
 import type { SandboxSession } from '../sandbox/SandboxSession'
@@ -36,6 +38,8 @@ export interface WorkspaceOptions {
   lab: boolean
   /** With code intelligence: the sandbox's language servers behind the editor (a lab may still turn it off). */
   codeIntelligence: boolean
+  /** With source control: git in the sandbox for the home folder (its view, colours, the gutter). */
+  sourceControl?: boolean
 }
 
 /**
@@ -50,6 +54,8 @@ export class Workspace {
   readonly lab: LabController | undefined
   /** Code intelligence: the sandbox's language servers and what they report (none when turned off). */
   readonly language: LanguageService | undefined
+  /** Source control (none where turned off): its code is fetched after the workbench renders. */
+  readonly sourceControl = new Later<SourceControl>()
   /** Which of the sandbox's ports the preview pane shows. */
   readonly preview = new PreviewModel()
   /**
@@ -99,6 +105,12 @@ export class Workspace {
       // A lab may turn code intelligence off (an exam) or bring its own servers.
       if (this.language) this.disposables.add(toDisposable(linkLabToLanguage(this.lab, this.language)))
     }
+    if (options.sourceControl)
+      void import('./sourceControl').then(({ startSourceControl }) =>
+        this.sourceControl.set(
+          this.disposables.add(startSourceControl(session, this.watch, this.editor)).scm,
+        ),
+      )
     // A saved file shows in the preview at once (a plain server has no live reload of its own).
     this.disposables.add(toDisposable(this.editor.onSaved(() => this.preview.reload())))
   }

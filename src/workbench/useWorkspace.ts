@@ -12,12 +12,16 @@ import { Workspace } from './Workspace'
 export function useWorkspace(
   session: SandboxSession,
   theme: Theme,
-  { lab, codeIntelligence }: { lab: boolean; codeIntelligence: boolean },
+  {
+    lab,
+    codeIntelligence,
+    sourceControl = false,
+  }: { lab: boolean; codeIntelligence: boolean; sourceControl?: boolean },
 ): Workspace | undefined {
   // The theme it starts with; later changes go through setTheme below, not a new workspace.
   const workspace = useDisposable(
-    () => new Workspace(session, { theme, notices: pageNotices, lab, codeIntelligence }),
-    [session, lab, codeIntelligence],
+    () => new Workspace(session, { theme, notices: pageNotices, lab, codeIntelligence, sourceControl }),
+    [session, lab, codeIntelligence, sourceControl],
   )
   useEffect(() => workspace?.setTheme(theme), [workspace, theme])
   return workspace
