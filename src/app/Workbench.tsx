@@ -1,4 +1,4 @@
-import { Suspense, useCallback, useMemo, useState } from 'react'
+import { Suspense, useCallback, useEffect, useMemo, useState } from 'react'
 import { noLabSnapshot } from '../features/lab/LabController'
 import { StatusBar } from '../features/statusbar/StatusBar'
 import { TerminalEchoStatus } from '../features/terminal/TerminalEchoStatus'
@@ -28,6 +28,7 @@ const LanguageStatus = lazyNamed(() => import('../features/statusbar/LanguageSta
 
 const noLab = { subscribe: () => () => {}, getSnapshot: () => noLabSnapshot }
 const noLanguage = { subscribe: () => () => {}, getSnapshot: () => undefined }
+const noGit = noLanguage
 
 /** The full workbench: toolbar, the panels (remembered per sandbox), status bar and command palette. */
 export function Workbench({ session, theme }: { session: SandboxSession; theme: Theme }) {
@@ -37,7 +38,7 @@ export function Workbench({ session, theme }: { session: SandboxSession; theme: 
 }
 
 function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Theme }) {
-  const { session, terminals, editor, lab, language } = workspace
+  const { session, terminals, editor, lab, language, sourceControl } = workspace
   const layoutKey = addressKey(session.address)
   const visibility = usePanelVisibility(layoutKey)
   const snap = useExternalStore(session)
@@ -49,11 +50,24 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Them
   const labSnap = useExternalStore(lab ?? noLab)
   const languageSnap = useExternalStore(language ?? noLanguage)
   const [problemsFocus] = useState(() => new FocusRequest())
+  const [scmRequests] = useState(() => ({ focus: new FocusRequest(), commit: new FocusRequest() }))
+  const scm = useExternalStore(sourceControl)
+  const scmSnap = useExternalStore(scm ?? noGit)
+  // Source control's palette entries come with its code, after the page renders.
+  const [git, setGit] = useState<typeof import('./gitCommands')>()
+  useEffect(() => {
+    if (scm) void import('./gitCommands').then(setGit)
+  }, [scm])
   // Ctrl+Shift+M: the sidebar shows if hidden, and its Problems panel takes the keyboard (once it is there).
   const showProblems = useCallback(() => {
     if (!visibility.explorer) toggle(layoutKey, 'explorer')
     problemsFocus.request()
   }, [visibility.explorer, toggle, layoutKey, problemsFocus])
+  // Ctrl+Shift+G: the sidebar shows if hidden, and its Source Control view takes the keyboard.
+  const showScm = useCallback(() => {
+    if (!visibility.explorer) toggle(layoutKey, 'explorer')
+    scmRequests.focus.request()
+  }, [visibility.explorer, toggle, layoutKey, scmRequests])
   // A student's sign-in opens this sandbox only: no way to the picker.
   const oneSandboxOnly = useOneSandboxOnly()
   // biome-ignore lint/correctness/useExhaustiveDependencies: commands follow the session's, the lab's and the language servers' state
@@ -64,6 +78,10 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Them
       ),
       ...labCommands(lab),
       ...languageCommands(language, showProblems),
+      ...(git?.gitCommands(scm, showScm, () => {
+        showScm()
+        scmRequests.commit.request()
+      }) ?? []),
     ],
     [
       session,
@@ -77,6 +95,11 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Them
       language,
       languageSnap,
       showProblems,
+      git,
+      scm,
+      scmSnap,
+      showScm,
+      scmRequests,
     ],
   )
   const shortcuts = useMemo(
@@ -89,8 +112,9 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Them
       { key: 'PageUp', ctrl: true, run: () => terminals.cycle(-1) },
       { key: 's', ctrl: true, alt: true, run: () => void editor.saveAll() },
       ...(language ? [{ key: 'm', ctrl: true, shift: true, run: showProblems }] : []),
+      { key: 'g', ctrl: true, shift: true, run: showScm },
     ],
-    [layoutKey, toggle, terminals, editor, language, showProblems],
+    [layoutKey, toggle, terminals, editor, language, showProblems, showScm],
   )
   useGlobalShortcuts(shortcuts)
 
@@ -124,6 +148,7 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Them
         visibility={{ ...visibility, editor: true, preview: true }}
         layoutKey={layoutKey}
         problemsFocus={problemsFocus}
+        scmRequests={scmRequests}
         showTerminal={() => {
           if (!visibility.terminal) toggle(layoutKey, 'terminal')
         }}

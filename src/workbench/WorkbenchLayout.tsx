@@ -48,6 +48,8 @@ interface WorkbenchLayoutProps {
   side?: ReactNode
   /** Asks the Problems panel for the keyboard (Ctrl+Shift+M). */
   problemsFocus?: FocusRequest
+  /** Asks the Source Control view for the keyboard (Ctrl+Shift+G), or to commit (the palette); without, no view. */
+  scmRequests?: { focus: FocusRequest; commit: FocusRequest }
 }
 
 /**
@@ -55,7 +57,7 @@ interface WorkbenchLayoutProps {
  * narrow screen the columns are stacked top to bottom instead of squeezed side by side.
  */
 export function WorkbenchLayout({
-  workspace: { session, terminals, watch, editor, preview, ports, language },
+  workspace: { session, terminals, watch, editor, preview, ports, language, sourceControl },
   theme,
   visibility,
   layoutKey,
@@ -63,6 +65,7 @@ export function WorkbenchLayout({
   readOnly = false,
   side,
   problemsFocus,
+  scmRequests,
 }: WorkbenchLayoutProps) {
   const previewed = useExternalStore(preview) !== undefined && visibility.preview
   // A phone held upright: the columns are stacked, each as wide as the screen (own sizes kept).
@@ -117,6 +120,14 @@ export function WorkbenchLayout({
                     focus: problemsFocus,
                   }
                 }
+                sourceControl={
+                  scmRequests && {
+                    store: sourceControl,
+                    ...scmRequests,
+                    onOpenDiff: (path, against) => void editor.compareWith(path, against),
+                    onOpenFile: (path) => void editor.open(path),
+                  }
+                }
               />
             </Suspense>
           </Panel>
@@ -128,7 +139,13 @@ export function WorkbenchLayout({
           {visibility.editor && (
             <Panel id="editor" minSize="10%">
               <Suspense fallback={null}>
-                <EditorArea session={session} watch={watch} manager={editor} theme={theme} />
+                <EditorArea
+                  session={session}
+                  watch={watch}
+                  manager={editor}
+                  theme={theme}
+                  sourceControl={sourceControl}
+                />
               </Suspense>
             </Panel>
           )}

@@ -3,40 +3,52 @@ import { useEffect, useRef } from 'react'
 import { loadMonaco } from './loadMonaco'
 import type { TextBuffer } from './TextBuffer'
 
+/** What each side is called, left and right. */
+const diskLabels = ['Disk version (read-only)', 'Your version (unsaved)'] as const
+
 /**
- * Compare: the disk's text (left, read-only) next to the user's buffer (right, still editable and
- * still the same buffer, so edits made here are the ones kept or saved).
+ * Compare: another version's text (left, read-only: the disk's, or git's index or HEAD) next to
+ * the user's buffer (right, still editable and still the same buffer, so edits made here are the
+ * ones kept or saved).
  */
 export function DiffView({
   buffer,
-  diskText,
+  original,
   readOnly,
+  labels = diskLabels,
+  onClose,
 }: {
   buffer: TextBuffer
-  diskText: string
+  original: string
   readOnly: boolean
+  labels?: readonly [string, string]
+  /** Shows the file alone again; a button says so where given. */
+  onClose?: () => void
 }) {
   const host = useRef<HTMLDivElement>(null)
   const diff = useRef<Monaco.editor.IStandaloneDiffEditor>(undefined)
   const readOnlyNow = useRef(readOnly)
   readOnlyNow.current = readOnly
+  // Read when the diff editor is made: new labels (a new array each render) do not make it again.
+  const labelsNow = useRef(labels)
+  labelsNow.current = labels
 
   useEffect(() => {
     let live = true
     let created: Monaco.editor.IStandaloneDiffEditor | undefined
-    let original: Monaco.editor.ITextModel | undefined
+    let left: Monaco.editor.ITextModel | undefined
     void loadMonaco().then(({ monaco }) => {
       if (!live || !host.current) return
-      original = monaco.editor.createModel(diskText, buffer.languageId)
+      left = monaco.editor.createModel(original, buffer.languageId)
       created = monaco.editor.createDiffEditor(host.current, {
         automaticLayout: true,
         originalEditable: false,
         renderSideBySide: true,
         // Keep side by side even in a narrow panel: which side is which must stay obvious.
         useInlineViewWhenSpaceIsLimited: false,
-        ariaLabel: 'Disk version and your version',
+        ariaLabel: `${labelsNow.current[0]} and ${labelsNow.current[1]}`,
       })
-      created.setModel({ original, modified: buffer.model })
+      created.setModel({ original: left, modified: buffer.model })
       created.getModifiedEditor().updateOptions({ readOnly: readOnlyNow.current })
       diff.current = created
     })
@@ -44,9 +56,9 @@ export function DiffView({
       live = false
       diff.current = undefined
       created?.dispose()
-      original?.dispose()
+      left?.dispose()
     }
-  }, [buffer, diskText])
+  }, [buffer, original])
 
   useEffect(() => {
     diff.current?.getModifiedEditor().updateOptions({ readOnly })
@@ -55,8 +67,15 @@ export function DiffView({
   return (
     <div className="diff-view">
       <div className="diff-labels">
-        <span>Disk version (read-only)</span>
-        <span>Your version (unsaved)</span>
+        <span>{labels[0]}</span>
+        <span>
+          {labels[1]}
+          {onClose && (
+            <button type="button" className="diff-close" onClick={onClose}>
+              Close comparison
+            </button>
+          )}
+        </span>
       </div>
       <div ref={host} className="code-editor-host" data-testid="diff-editor" />
     </div>

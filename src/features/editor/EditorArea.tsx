@@ -1,11 +1,12 @@
 import './editor.css'
 import { Suspense, useEffect, useRef } from 'react'
 import type { FileWatch } from '../../sandbox/fileWatch'
+import type { SourceControl } from '../../sandbox/git/SourceControl'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import { stateLabel } from '../../sandbox/sessionState'
 import { lazyNamed } from '../../ui/lazyNamed'
 import type { Theme } from '../../ui/themeStore'
-import { useExternalStore } from '../../ui/useExternalStore'
+import { type ExternalStore, useExternalStore } from '../../ui/useExternalStore'
 import { useOpenedOnce } from '../../ui/useOpenedOnce'
 import { CodeEditor } from './CodeEditor'
 import { ConfirmCloseDialog } from './ConfirmCloseDialog'
@@ -18,6 +19,10 @@ import { FileStatusView } from './FileStatusView'
 // File: Open… (cmdk and its dialog) is fetched when first asked for.
 const OpenFileDialog = lazyNamed(() => import('./OpenFileDialog'), 'OpenFileDialog')
 
+/** Source control, once its code has loaded: the tabs colour changed files. */
+type SourceControlStore = ExternalStore<Pick<SourceControl, 'subscribe' | 'getSnapshot'> | undefined>
+const nothing = { subscribe: () => () => {}, getSnapshot: () => undefined }
+
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform)
 
 /** Where open files are edited: tabs, banners, the editor (or a diff, or why a file is not text). */
@@ -26,16 +31,24 @@ export function EditorArea({
   watch,
   manager,
   theme,
+  sourceControl,
 }: {
   session: SandboxSession
   watch: FileWatch | undefined
   manager: EditorManager | undefined
   theme: Theme
+  sourceControl?: SourceControlStore | undefined
 }) {
   return (
     <section className="panel editor-area" aria-label="Editor">
       {manager ? (
-        <OpenFiles session={session} watch={watch} manager={manager} theme={theme} />
+        <OpenFiles
+          session={session}
+          watch={watch}
+          manager={manager}
+          theme={theme}
+          sourceControl={sourceControl}
+        />
       ) : (
         <EmptyState />
       )}
@@ -60,13 +73,16 @@ function OpenFiles({
   watch,
   manager,
   theme,
+  sourceControl,
 }: {
   session: SandboxSession
   watch: FileWatch | undefined
   manager: EditorManager
   theme: Theme
+  sourceControl: SourceControlStore | undefined
 }) {
   const snap = useExternalStore(manager)
+  const git = useExternalStore(useExternalStore(sourceControl ?? nothing) ?? nothing)
   const quickOpenWanted = useOpenedOnce(snap.quickOpen)
   const { state } = useExternalStore(session)
   const active = snap.documents.find((d) => d.id === snap.activeId)
@@ -76,7 +92,10 @@ function OpenFiles({
       ? active?.readOnly
       : `The sandbox is ${stateLabel(state).toLowerCase()}: editing is disabled until it runs again.`
   const hasText = snap.documents.some((d) => d.view === 'text')
-  const comparing = active?.comparing && active.buffer && active.conflict?.diskText !== undefined
+  const diskText = active?.comparing ? active.conflict?.diskText : undefined
+  // The disk's version in a conflict, or another version the Source Control view asked for.
+  const against = active && diskText === undefined ? snap.comparisons.get(active.id) : undefined
+  const comparing = !!active?.buffer && active.view === 'text' && (diskText !== undefined || !!against)
 
   const container = useRef<HTMLDivElement>(null)
   useEffect(() => {
@@ -102,7 +121,12 @@ function OpenFiles({
         <EmptyState />
       ) : (
         <>
-          <EditorTabs documents={snap.documents} activeId={snap.activeId} manager={manager} />
+          <EditorTabs
+            documents={snap.documents}
+            activeId={snap.activeId}
+            manager={manager}
+            changes={git?.decorations}
+          />
           <div
             className="editor-body"
             role="tabpanel"
@@ -118,11 +142,17 @@ function OpenFiles({
               <DocumentBanners doc={active} manager={manager} codeIntelligence={snap.codeIntelligence} />
             )}
             {active && active.view !== 'text' && <FileStatusView doc={active} manager={manager} />}
-            {comparing && active?.buffer && active.conflict?.diskText !== undefined && (
+            {comparing && active?.buffer && diskText !== undefined && (
+              <DiffView buffer={active.buffer} original={diskText} readOnly={!!readOnlyReason} />
+            )}
+            {comparing && active?.buffer && against && (
               <DiffView
+                key={active.id}
                 buffer={active.buffer}
-                diskText={active.conflict.diskText}
+                original={against.text}
                 readOnly={!!readOnlyReason}
+                labels={[`${against.label} (read-only)`, 'Working tree']}
+                onClose={() => manager.stopComparing(active.id)}
               />
             )}
             {hasText && (

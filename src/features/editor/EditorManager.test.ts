@@ -310,6 +310,26 @@ describe('EditorManager', () => {
     expect(changes).toBe(2)
   })
 
+  it("shows a file beside another version of it (git's), until asked to stop or the tab closes", async () => {
+    const { editor, notices } = fakeSandbox({ '/p/a.txt': 'new\n', '/p/bin': new Uint8Array([0, 1]) })
+    await editor.compareWith('/p/a.txt', { text: 'old\n', label: 'Index' })
+    const id = editor.getSnapshot().activeId ?? ''
+    expect(active(editor)?.path).toBe('/p/a.txt')
+    expect(editor.getSnapshot().comparisons.get(id)).toEqual({ text: 'old\n', label: 'Index' })
+    // The right side is the file's own buffer: typing there is an edit to save.
+    bufferOf(editor).type('newer\n')
+    expect(active(editor)?.dirty).toBe(true)
+    editor.stopComparing(id)
+    expect(editor.getSnapshot().comparisons.size).toBe(0)
+    await editor.compareWith('/p/a.txt', { text: 'older\n', label: 'HEAD' })
+    editor.requestClose(id)
+    await editor.answerClose('discard')
+    expect(editor.getSnapshot().comparisons.size).toBe(0)
+    await editor.compareWith('/p/bin', { text: '', label: 'HEAD' })
+    expect(editor.getSnapshot().comparisons.size).toBe(0)
+    expect(notices).toEqual(['/p/bin cannot be compared: it is not open as text'])
+  })
+
   it('cycles through tabs and shows the neighbour of a closed one', async () => {
     const { editor } = fakeSandbox({ '/a': '1', '/b': '2', '/c': '3' })
     for (const path of ['/a', '/b', '/c']) await editor.open(path)

@@ -32,6 +32,14 @@ export interface EditorSnapshot {
   reveal: Reveal | undefined
   /** The sandbox's language servers stand behind the editor (so a banner can say where they do not). */
   codeIntelligence: boolean
+  /** Open files shown beside another version of themselves (git's index or HEAD), by document id. */
+  comparisons: ReadonlyMap<string, Comparison>
+}
+
+/** Another version of a file to show beside its buffer: its text and what it is ("Index", "HEAD"). */
+export interface Comparison {
+  text: string
+  label: string
 }
 
 /** A place in a file, in the editor's terms (lines and columns from 1). */
@@ -79,6 +87,7 @@ export class EditorManager {
   private counter = 0
   private reveal: Reveal | undefined
   private codeIntelligence = false
+  private comparisons = new Map<string, Comparison>()
   private snapshot: EditorSnapshot = {
     documents: [],
     activeId: undefined,
@@ -87,6 +96,7 @@ export class EditorManager {
     focusRequest: 0,
     reveal: undefined,
     codeIntelligence: false,
+    comparisons: new Map(),
   }
   private readonly subscribers = new Subscribers()
   private readonly readOnlyRules = new Set<ReadOnlyRule>()
@@ -307,6 +317,30 @@ export class EditorManager {
     this.emit()
   }
 
+  /**
+   * Opens `path` beside another version of it (the Source Control view's diff): that version on
+   * the left, read-only; the file's own buffer on the right, edited and saved as ever.
+   */
+  async compareWith(path: string, against: Comparison): Promise<void> {
+    await this.open(path)
+    const doc = this.docs.find((d) => d.path === path)
+    if (!doc) return
+    if (doc.view !== 'text') {
+      this.host.notify(`${path} cannot be compared: it is not open as text`)
+      return
+    }
+    this.comparisons.set(doc.id, against)
+    this.activeId = doc.id
+    this.emit()
+  }
+
+  /** Shows a file alone again after `compareWith`. */
+  stopComparing(id: string): void {
+    if (!this.comparisons.delete(id)) return
+    this.focusRequest++
+    this.emit()
+  }
+
   /** Saves a binary or too-big file to the user's computer. */
   async download(id: string): Promise<void> {
     const doc = this.find(id)
@@ -376,6 +410,7 @@ export class EditorManager {
     if (!doc) return
     doc.close()
     this.docs.splice(index, 1)
+    this.comparisons.delete(id)
     if (this.closing === id) this.closing = undefined
     if (this.activeId === id) this.activeId = (this.docs[index] ?? this.docs[index - 1])?.id
     this.emit()
@@ -395,6 +430,7 @@ export class EditorManager {
       focusRequest: this.focusRequest,
       reveal: this.reveal,
       codeIntelligence: this.codeIntelligence,
+      comparisons: new Map(this.comparisons),
     }
     this.subscribers.notify()
   }

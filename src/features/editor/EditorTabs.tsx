@@ -1,4 +1,5 @@
 import type { KeyboardEvent } from 'react'
+import type { ChangeLetter } from '../../sandbox/git/gitStatus'
 import { displayName } from '../../ui/displayName'
 import { Icon } from '../../ui/Icon'
 import { IconButton } from '../../ui/IconButton'
@@ -8,15 +9,30 @@ import type { EditorDocument } from './OpenDocument'
 /** The id of a document's tab, for aria-controls / aria-labelledby. */
 export const tabId = (doc: { id: string }) => `${doc.id}-tab`
 
-/** One tab per open file: its name, a dot while it has unsaved changes, a close button. */
+/** What a tab says of a file git sees changed (its colour says it to the eye). */
+const changeWords: Record<ChangeLetter, string> = {
+  M: 'modified',
+  A: 'added',
+  D: 'deleted',
+  R: 'renamed',
+  C: 'copied',
+  T: 'type changed',
+  U: 'in conflict',
+  '?': 'untracked',
+}
+
+/** One tab per open file: its name (coloured when git sees it changed), a dot while it has unsaved changes, a close button. */
 export function EditorTabs({
   documents,
   activeId,
   manager,
+  changes,
 }: {
   documents: EditorDocument[]
   activeId: string | undefined
   manager: EditorManager
+  /** Files git sees changed, by path (source control's decorations). */
+  changes?: ReadonlyMap<string, ChangeLetter> | undefined
 }) {
   const onKeyDown = (event: KeyboardEvent) => {
     const moves: Record<string, number> = { ArrowRight: 1, ArrowLeft: -1 }
@@ -38,6 +54,7 @@ export function EditorTabs({
         {documents.map((doc) => {
           const name = displayName(doc.name)
           const active = doc.id === activeId
+          const change = changes?.get(doc.path)
           return (
             <div
               key={doc.id}
@@ -45,6 +62,7 @@ export function EditorTabs({
               data-active={active}
               data-dirty={doc.dirty}
               data-deleted={doc.deletedOnDisk}
+              data-git={change}
             >
               <button
                 type="button"
@@ -70,6 +88,7 @@ export function EditorTabs({
                   </>
                 )}
                 {doc.deletedOnDisk && <span className="visually-hidden"> (deleted on disk)</span>}
+                {change && <span className="visually-hidden"> ({changeWords[change]})</span>}
               </button>
               {/* For the mouse: a tablist holds tabs only, so the keyboard closes a tab with Delete. */}
               <IconButton

@@ -1,5 +1,6 @@
 import { useMemo, useRef, useState } from 'react'
 import type { FileWatch } from '../../sandbox/fileWatch'
+import type { ChangeLetter } from '../../sandbox/git/gitStatus'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import { displayName } from '../../ui/displayName'
 import { IconButton } from '../../ui/IconButton'
@@ -26,6 +27,8 @@ export interface ExplorerProps {
   readOnly?: boolean
   /** Why one path may not be changed (a lab's read-only files), if it may not. */
   readOnlyReason?(path: string): string | undefined
+  /** Files git sees changed and the folders holding them, by path (source control's decorations). */
+  changes?: ReadonlyMap<string, ChangeLetter> | undefined
 }
 
 type Naming = { kind: 'file' | 'folder'; dir: string } | { kind: 'rename'; path: string }
@@ -49,6 +52,7 @@ function Explorer({
   onRemoved,
   readOnly = false,
   readOnlyReason,
+  changes,
 }: ExplorerProps & { tree: FileTree }) {
   const rows = useExternalStore(tree)
   const editable = useExternalStore(session).state.kind === 'running' && !readOnly
@@ -194,6 +198,7 @@ function Explorer({
         commands={commands}
         disabled={!editable}
         reveal={reveal}
+        changes={changes}
       />
       {rows.length === 0 && (
         <p className="panel-message">This folder is empty. Drop files here to upload them.</p>

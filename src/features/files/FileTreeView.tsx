@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react'
+import type { ChangeLetter } from '../../sandbox/git/gitStatus'
 import { displayName } from '../../ui/displayName'
 import { Icon } from '../../ui/Icon'
 import { touchFirst, useMediaQuery } from '../../ui/useMediaQuery'
@@ -9,6 +10,18 @@ import { type FileTree, parentOf, type TreeRow } from './fileTree'
 
 /** Rows a mouse points at, and rows a finger taps (at least 32 px, as touch guidelines ask). */
 const rowHeights = { pointer: 22, touch: 32 }
+/** What a row says of a file (or a folder holding one) git sees changed; its colour says it to the eye. */
+const changeWords: Record<ChangeLetter, string> = {
+  M: 'modified',
+  A: 'added',
+  D: 'deleted',
+  R: 'renamed',
+  C: 'copied',
+  T: 'type changed',
+  U: 'in conflict',
+  '?': 'untracked',
+}
+
 /** Where a drag from inside the tree carries its path. */
 const pathMime = 'application/x-sandbox-path'
 
@@ -34,6 +47,7 @@ export function FileTreeView({
   commands,
   disabled,
   reveal,
+  changes,
 }: {
   tree: FileTree
   rows: TreeRow[]
@@ -42,6 +56,8 @@ export function FileTreeView({
   disabled: boolean
   /** A path to make the active row (and scroll to) as soon as it is listed: a new or renamed item. */
   reveal?: string | undefined
+  /** Files git sees changed and the folders holding them, by path: one lookup per row shown. */
+  changes?: ReadonlyMap<string, ChangeLetter> | undefined
 }) {
   const scroller = useRef<HTMLDivElement>(null)
   const [active, setActive] = useState(0)
@@ -174,6 +190,7 @@ export function FileTreeView({
         {virtualizer.getVirtualItems().map((item) => {
           const row = rows[item.index] as TreeRow
           const folder = row.isDir ? row.path : parentOf(row.path)
+          const change = changes?.get(row.path)
           return (
             // biome-ignore lint/a11y/useKeyWithClickEvents: the tree owns the keyboard (aria-activedescendant)
             <div
@@ -187,6 +204,10 @@ export function FileTreeView({
               aria-selected={item.index === active}
               aria-expanded={row.isDir ? row.expanded : undefined}
               aria-label={row.name}
+              aria-description={
+                change && (row.isDir ? `holds ${changeWords[change]} files` : changeWords[change])
+              }
+              data-git={change}
               title={row.isSymlink ? `${row.path} → ${row.entry.symlinkTarget}` : row.path}
               className="tree-row"
               data-active={item.index === active}
@@ -234,6 +255,11 @@ export function FileTreeView({
               </span>
               <Icon name={fileIcon(row.name, row)} className="tree-icon" />
               <span className="tree-name">{displayName(row.name)}</span>
+              {change && (
+                <span className="git-badge" aria-hidden="true">
+                  {row.isDir ? '•' : change === '?' ? 'U' : change}
+                </span>
+              )}
             </div>
           )
         })}
