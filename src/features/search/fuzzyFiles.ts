@@ -114,8 +114,8 @@ function align(
     rowB = new Float64Array(n * 2)
   }
   const rows: Float64Array[] = []
-  let prev = rowA
-  let row = rowB
+  let prev: Float64Array = rowA
+  let row: Float64Array = rowB
   for (let i = 0; i < m; i++) {
     if (positions) row = new Float64Array(n)
     const q = query.charCodeAt(i)

@@ -7,17 +7,25 @@ export type TextReplacement = { text: string; count: number } | { reason: string
 /** The reason given when a matched line is not what the search saw. */
 export const changedSinceSearch = 'it changed since the search'
 
+/** One change to a text: the UTF-16 offsets it replaces, and what with. */
+export interface TextEdit {
+  from: number
+  to: number
+  text: string
+}
+
 /**
- * `text` with each match replaced by what `replacementFor` makes of the text it covers. Every
- * matched line must still be what the search saw (its fingerprint): otherwise nothing is replaced
- * and the reason says so. Lines are split at `\n` (a `\r` before it belongs to no line's text, as
- * the engines report lines), and a byte-order mark is not part of the first line, as ripgrep reads it.
+ * The edits that replace each match of `text` with what `replacementFor` makes of the text it
+ * covers, last first (each leaves the offsets before it as they were). Every matched line must
+ * still be what the search saw (its fingerprint): otherwise there are no edits, and the reason
+ * says so. Lines are split at `\n` (a `\r` before it belongs to no line's text, as the engines
+ * report lines), and a byte-order mark is not part of the first line, as ripgrep reads it.
  */
-export function replaceInText(
+export function replacementEdits(
   text: string,
   matches: readonly SearchMatch[],
   replacementFor: (matched: string) => string,
-): TextReplacement {
+): { edits: TextEdit[] } | { reason: string } {
   if (matches.some((m) => m.lossy)) return { reason: 'it is not UTF-8 text' }
   const starts = [text.charCodeAt(0) === 0xfeff ? 1 : 0]
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1)
@@ -29,7 +37,7 @@ export function replaceInText(
     if (text.charCodeAt(end - 1) === 13 && next !== undefined) end -= 1
     return { start, text: text.slice(start, end) }
   }
-  const edits: { from: number; to: number; text: string }[] = []
+  const edits: TextEdit[] = []
   for (const match of matches) {
     const line = lineAt(match.line)
     if (!line || lineHash(line.text) !== match.lineHash || match.end > line.text.length)
@@ -39,13 +47,22 @@ export function replaceInText(
     edits.push({ from, to, text: replacementFor(text.slice(from, to)) })
   }
   edits.sort((a, b) => b.from - a.from)
+  // Overlapping matches (a list that holds one twice): the later one wins, once.
+  const kept: TextEdit[] = []
+  for (const edit of edits)
+    if (edit.to <= (kept[kept.length - 1]?.from ?? Number.POSITIVE_INFINITY)) kept.push(edit)
+  return { edits: kept }
+}
+
+/** `text` with each match replaced (see `replacementEdits`), or why it cannot be. */
+export function replaceInText(
+  text: string,
+  matches: readonly SearchMatch[],
+  replacementFor: (matched: string) => string,
+): TextReplacement {
+  const found = replacementEdits(text, matches, replacementFor)
+  if ('reason' in found) return found
   let result = text
-  let lastFrom = Number.POSITIVE_INFINITY
-  for (const edit of edits) {
-    // Overlapping matches (a list that holds one twice): the later one wins, once.
-    if (edit.to > lastFrom) continue
-    result = result.slice(0, edit.from) + edit.text + result.slice(edit.to)
-    lastFrom = edit.from
-  }
-  return { text: result, count: edits.length }
+  for (const edit of found.edits) result = result.slice(0, edit.from) + edit.text + result.slice(edit.to)
+  return { text: result, count: found.edits.length }
 }
