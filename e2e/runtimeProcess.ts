@@ -135,3 +135,60 @@ export async function listRuntimeProcesses(
   }
   return answer.processes ?? []
 }
+
+/** How a command run to its end went: its stdout (UTF-8) and the runtime's words for its end. */
+export interface SandboxRun {
+  stdout: string
+  status: string
+}
+
+/**
+ * Runs a bash script in a sandbox to its end with the runtime's Start (no PTY), as another client
+ * would, and gathers its stdout; throws with its output when it does not exit with 0.
+ */
+export async function runInSandbox(
+  stack: LocalStack,
+  sandboxId: string,
+  script: string,
+  cwd = '/home/user',
+): Promise<SandboxRun> {
+  const detail = (await (await stack.api('GET', `/sandboxes/${sandboxId}`)).json()) as {
+    envdAccessToken: string
+  }
+  const res = await fetch(`${stack.url}/process.Process/Start`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/connect+json',
+      'X-Access-Token': detail.envdAccessToken,
+      'E2b-Sandbox-Id': sandboxId,
+      'E2b-Sandbox-Port': '49983',
+    },
+    body: envelope(
+      JSON.stringify({
+        process: { cmd: '/bin/bash', args: ['-c', script], cwd },
+        stdin: false,
+        tag: 'e2e-run',
+      }),
+    ),
+  })
+  if (!res.ok || !res.body) throw new Error(`Start answered ${res.status}: ${await res.text()}`)
+  let stdout = ''
+  let output = ''
+  for await (const { end, json } of messages(res.body)) {
+    const message = json as {
+      event?: { data?: { stdout?: string; stderr?: string }; end?: { status?: string } }
+      error?: { message?: string }
+    }
+    const data = message.event?.data
+    const text = (bytes: string | undefined) => (bytes ? Buffer.from(bytes, 'base64').toString('utf8') : '')
+    stdout += text(data?.stdout)
+    output += text(data?.stdout) + text(data?.stderr)
+    const status = message.event?.end?.status
+    if (status !== undefined) {
+      if (status !== 'exit status 0') throw new Error(`${script}\n→ ${status}: ${output}`)
+      return { stdout, status }
+    }
+    if (end) throw new Error(`the stream ended without an end event: ${message.error?.message}`)
+  }
+  throw new Error('the stream closed without an end event')
+}

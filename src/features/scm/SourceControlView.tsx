@@ -106,9 +106,11 @@ export function SourceControlView({ scm, onOpenDiff, onOpenFile, focus, commit }
   }
 
   const focusRequested = useExternalStore(focus ?? noRequests)
+  // Until git has answered the view does not know what will take the keyboard (the message box, Initialize).
+  const known = state.kind !== 'starting'
   useEffect(() => {
     // On mount too: the view may not have been shown (nor its code loaded) when asked.
-    if (!(focusRequested > 0 && focus?.take())) return
+    if (!(known && focusRequested > 0 && focus?.take())) return
     // A task later: the palette, closed by the same click, gives the keyboard back in a task of its own.
     setTimeout(() =>
       (
@@ -116,12 +118,12 @@ export function SourceControlView({ scm, onOpenDiff, onOpenFile, focus, commit }
         section.current?.querySelector<HTMLElement>('.panel-message')
       )?.focus(),
     )
-  }, [focus, focusRequested])
+  }, [focus, focusRequested, known])
   const commitRequested = useExternalStore(commit ?? noRequests)
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new request commits; the rest is read as it stands
   useEffect(() => {
-    if (commitRequested > 0 && commit?.take()) requestCommit()
-  }, [commit, commitRequested])
+    if (known && commitRequested > 0 && commit?.take()) requestCommit()
+  }, [commit, commitRequested, known])
 
   const open = (change: GitChange, group: ChangeGroup) => {
     if (state.kind !== 'repository') return
