@@ -2,6 +2,7 @@ import './scm.css'
 import { type KeyboardEvent, type RefObject, useEffect, useId, useMemo, useRef, useState } from 'react'
 import type { ChangeGroup, GitChange } from '../../sandbox/git/gitStatus'
 import { GitError, type SourceControl, type SourceControlState } from '../../sandbox/git/SourceControl'
+import { displayName } from '../../ui/displayName'
 import type { FocusRequest } from '../../ui/FocusRequest'
 import { IconButton } from '../../ui/IconButton'
 import { type ExternalStore, useExternalStore } from '../../ui/useExternalStore'
@@ -10,6 +11,8 @@ import { AuthorDialog, QuestionDialog } from './ScmDialogs'
 import { scmRows } from './scmRows'
 
 const noRequests: ExternalStore<number> = { subscribe: () => () => {}, getSnapshot: () => 0 }
+/** The message being written, kept while the view is hidden (as VS Code keeps it). */
+const drafts = new WeakMap<SourceControl, string>()
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform)
 /** Strict, so a file that is not UTF-8 text opens as itself rather than as a garbled diff. */
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
@@ -63,7 +66,11 @@ export function SourceControlView({ scm, onOpenDiff, onOpenFile, focus, commit }
   const [error, setError] = useState<string>()
   const [note, setNote] = useState<string>()
   const [ask, setAsk] = useState<Ask>()
-  const [message, setMessage] = useState('')
+  const [message, setDraft] = useState(() => drafts.get(scm) ?? '')
+  const setMessage = (text: string) => {
+    drafts.set(scm, text)
+    setDraft(text)
+  }
   const [amend, setAmend] = useState(false)
   const messageBox = useRef<HTMLTextAreaElement>(null)
 
@@ -130,9 +137,7 @@ export function SourceControlView({ scm, onOpenDiff, onOpenFile, focus, commit }
     const path = `${state.root === '/' ? '' : state.root}/${change.path}`
     setNote(undefined)
     if (change.letter === 'D') {
-      setNote(
-        `${change.path} is deleted${group === 'staged' ? ' in the index' : ''}: ${group === 'staged' ? 'Unstage' : 'Discard'} brings it back.`,
-      )
+      setNote(`${displayName(change.path)} is deleted: there is no file to show.`)
       return
     }
     // A new file has nothing to compare with, a conflict's file is its own diff (the markers).
