@@ -2,7 +2,6 @@ import type * as Monaco from 'monaco-editor/editor/editor.api'
 import type { SourceControl, SourceControlSnapshot } from '../../../sandbox/git/SourceControl'
 import { decodeText } from '../decodeText'
 import type { EditorManager } from '../EditorManager'
-import { loadMonaco } from '../loadMonaco'
 import type { TextBuffer } from '../TextBuffer'
 import { type LineChange, lineChanges } from './lineChanges'
 
@@ -34,6 +33,8 @@ const classes: Record<LineChange['kind'], string> = {
   changed: 'dirty-diff dirty-diff-modified',
   removed: 'dirty-diff dirty-diff-deleted',
 }
+/** Monaco's OverviewRulerLane.Left, a number here so that this file needs no Monaco to run (its tests). */
+const leftLane = 1 as Monaco.editor.OverviewRulerLane
 const rulerColors: Record<LineChange['kind'], string> = {
   added: '#587c0c',
   changed: '#1b81a8',
@@ -49,12 +50,10 @@ const rulerColors: Record<LineChange['kind'], string> = {
 export function linkEditorToGit(editor: EditorManager, git: GitOriginals): () => void {
   const tracked = new Map<string, Tracked>()
   let key = headKey(git.getSnapshot())
-  let monaco: Awaited<ReturnType<typeof loadMonaco>>['monaco'] | undefined
 
   const draw = (t: Tracked) => {
-    if (t.buffer.model.isDisposed() || !monaco) return
+    if (t.buffer.model.isDisposed()) return
     const changes = t.head === undefined ? [] : lineChanges(t.head, t.buffer.getText())
-    const lane = monaco.editor.OverviewRulerLane.Left
     t.decorations = t.buffer.model.deltaDecorations(
       t.decorations,
       changes.map((c): Monaco.editor.IModelDeltaDecoration => {
@@ -65,7 +64,7 @@ export function linkEditorToGit(editor: EditorManager, git: GitOriginals): () =>
           options: {
             isWholeLine: true,
             linesDecorationsClassName: `${classes[c.kind]}${c.kind === 'removed' && c.startLine === 0 ? ' dirty-diff-top' : ''}`,
-            overviewRuler: { color: rulerColors[c.kind], position: lane },
+            overviewRuler: { color: rulerColors[c.kind], position: leftLane },
           },
         }
       }),
@@ -80,7 +79,6 @@ export function linkEditorToGit(editor: EditorManager, git: GitOriginals): () =>
       const bytes = await git.read('HEAD', relative).catch(() => undefined)
       head = bytes && decodeText(bytes)
     }
-    monaco ??= (await loadMonaco()).monaco
     // Closed, replaced or HEAD moved again meanwhile: a later read draws.
     if (tracked.get(t.id) !== t || wanted !== key) return
     t.head = head
