@@ -91,6 +91,17 @@ describe('SourceControl', { timeout: 120_000 }, () => {
     expect(repo().status.branch.oid).toBeUndefined()
   })
 
+  it('stages and unstages a file before the first commit (git rm --cached: there is no HEAD to restore from)', async () => {
+    await sh('printf "first\\n" > first.txt')
+    await scm.refresh()
+    await scm.stage([change('untracked', 'first.txt')])
+    expect(listed('staged')).toEqual(['A first.txt'])
+    await scm.unstage([change('staged', 'first.txt')])
+    expect(listed('staged')).toEqual([])
+    expect(listed('untracked')).toEqual(['? first.txt'])
+    await sh('rm first.txt')
+  })
+
   it('asks for an author when git knows none, and commits once it is set (for the whole sandbox)', async () => {
     // Git would otherwise make one up from the machine's user and host names.
     await sh('git config --global user.useConfigOnly true\nprintf "one\\ntwo\\nthree\\n" > a.txt')
