@@ -4,12 +4,14 @@
 // never downloads it.
 import 'vscode-jsonrpc/browser'
 import {
+  AbstractMessageWriter,
   createMessageConnection,
   Disposable,
   Emitter,
+  type Message,
   type MessageConnection,
+  type MessageWriter,
   ReadableStreamMessageReader,
-  WriteableStreamMessageWriter,
 } from 'vscode-jsonrpc'
 
 const encoder = new TextEncoder()
@@ -25,6 +27,30 @@ export interface ServerOutput {
   closed(): void
 }
 
+/**
+ * Writes each message as one frame (its header and body in one piece), at once. The library's
+ * stream writer queues every write behind a lock released by a timer (setTimeout in a browser)
+ * and writes the header and the body apart: milliseconds before each request leaves, on the path
+ * of every completion.
+ */
+class StdinMessageWriter extends AbstractMessageWriter implements MessageWriter {
+  constructor(private readonly input: ByteDuplex) {
+    super()
+  }
+
+  write(message: Message): Promise<void> {
+    const body = encoder.encode(JSON.stringify(message))
+    const header = encoder.encode(`Content-Length: ${body.length}\r\n\r\n`)
+    const frame = new Uint8Array(header.length + body.length)
+    frame.set(header)
+    frame.set(body, header.length)
+    this.input.write(frame)
+    return Promise.resolve()
+  }
+
+  end(): void {}
+}
+
 /** A JSON-RPC connection over `input`; the returned `output` takes the server's stdout. */
 export function connectOverStdio(input: ByteDuplex): { connection: MessageConnection; output: ServerOutput } {
   const data = new Emitter<Uint8Array>()
@@ -35,19 +61,9 @@ export function connectOverStdio(input: ByteDuplex): { connection: MessageConnec
     onError: () => Disposable.create(() => {}),
     onEnd: (listener: () => void) => close.event(listener),
   }
-  const writable = {
-    onClose: (listener: () => void) => close.event(listener),
-    onError: () => Disposable.create(() => {}),
-    onEnd: (listener: () => void) => close.event(listener),
-    write(chunk: Uint8Array | string): Promise<void> {
-      input.write(typeof chunk === 'string' ? encoder.encode(chunk) : chunk)
-      return Promise.resolve()
-    },
-    end() {},
-  }
   const connection = createMessageConnection(
     new ReadableStreamMessageReader(readable, 'utf-8'),
-    new WriteableStreamMessageWriter(writable, 'utf-8'),
+    new StdinMessageWriter(input),
   )
   return {
     connection,
