@@ -1,5 +1,5 @@
 // `npm run bench`: measures and prints a table of medians. Benchmarks are not tests: nothing here fails on a time.
-// `npm run bench -- runtime` (or codec, platform, class, neighbour, terminal, explorer, ports, editor, embed, fuzz) runs one group.
+// `npm run bench -- runtime` (or codec, platform, class, neighbour, terminal, explorer, ports, editor, embed, fuzz, lsp) runs one group.
 import { classFigures } from './class.bench'
 import { classLoadFigures } from './classLoad.bench'
 import { codecFigures } from './codec.bench'
@@ -7,6 +7,7 @@ import { editorFigures } from './editor.bench'
 import { embedFigures } from './embed.bench'
 import { explorerFigures } from './explorer.bench'
 import { fuzzFigures } from './fuzz.bench'
+import { lspFigures } from './lsp.bench'
 import { neighbourFigures } from './neighbour.bench'
 import { platformFigures } from './platform.bench'
 import { portsFigures } from './ports.bench'
@@ -27,6 +28,7 @@ const groups: Record<string, () => Promise<Figure[]>> = {
   editor: editorFigures,
   embed: embedFigures,
   fuzz: fuzzFigures,
+  lsp: lspFigures,
 }
 const chosen = process.argv.slice(2)
 let failed = 0
