@@ -1,12 +1,13 @@
-import { useMemo, useRef, useState } from 'react'
+import { Suspense, useMemo, useRef, useState } from 'react'
 import type { FileWatch } from '../../sandbox/fileWatch'
 import type { ChangeLetter } from '../../sandbox/git/gitStatus'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import { displayName } from '../../ui/displayName'
 import { IconButton } from '../../ui/IconButton'
+import { lazyNamed } from '../../ui/lazyNamed'
 import { reportErrors } from '../../ui/notifications'
 import { useExternalStore } from '../../ui/useExternalStore'
-import { ContextMenu, type MenuItem } from './ContextMenu'
+import type { MenuItem } from './ContextMenu'
 import { childPath, explorerActions } from './explorerActions'
 import { FileTreeView, type TreeCommands } from './FileTreeView'
 import { type FileTree, parentOf, type TreeRow } from './fileTree'
@@ -30,6 +31,9 @@ export interface ExplorerProps {
   /** Files git sees changed and the folders holding them, by path (source control's decorations). */
   changes?: ReadonlyMap<string, ChangeLetter> | undefined
 }
+
+// Fetched on the first right-click (or Shift+F10): the explorer's first render does without it.
+const ContextMenu = lazyNamed(() => import('./ContextMenu'), 'ContextMenu')
 
 type Naming = { kind: 'file' | 'folder'; dir: string } | { kind: 'rename'; path: string }
 
@@ -205,7 +209,9 @@ function Explorer({
       )}
       <UploadList queue={uploads} />
       {menu && (
-        <ContextMenu items={menuItems(menu.row)} x={menu.x} y={menu.y} onClose={() => setMenu(undefined)} />
+        <Suspense fallback={null}>
+          <ContextMenu items={menuItems(menu.row)} x={menu.x} y={menu.y} onClose={() => setMenu(undefined)} />
+        </Suspense>
       )}
       <dialog ref={confirm} className="dialog" aria-labelledby="delete-title">
         <form

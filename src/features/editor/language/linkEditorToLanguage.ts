@@ -5,7 +5,6 @@ import type { SandboxFiles } from '../../../sandbox/sandboxFiles'
 import type { EditorManager } from '../EditorManager'
 import { loadMonaco, preferBuiltInTypeScript } from '../loadMonaco'
 import type { TextBuffer } from '../TextBuffer'
-import { applyWorkspaceEdit } from './applyWorkspaceEdit'
 import type { EditorWorkspace } from './editorWorkspace'
 
 /** One open document as the language service knows it. */
@@ -28,9 +27,12 @@ export function editorWorkspace(
   }
 }
 
+/** Applying a server's edit is fetched when a server first sends one: it stays out of the first page's script. */
+const loadEdits = () => import('./applyWorkspaceEdit')
+
 /** Applies a server's edit to the workspace (a quick fix's, a server's own `workspace/applyEdit`). */
 export function workspaceEditApplier(workspace: EditorWorkspace): (edit: WorkspaceEdit) => Promise<boolean> {
-  return (edit) => applyWorkspaceEdit(workspace, edit)
+  return async (edit) => (await loadEdits()).applyWorkspaceEdit(workspace, edit)
 }
 
 const loadFeatures = () => import('./monacoLanguage')
@@ -89,8 +91,8 @@ export function linkEditorToLanguage(
     let stopped = false
     void loadFeatures().then(async (features) => {
       monaco ??= await loadMonaco()
-      features.registerLanguageFeatures(monaco.monaco, (target, edit) =>
-        applyWorkspaceEdit(target.editor, edit),
+      features.registerLanguageFeatures(monaco.monaco, async (target, edit) =>
+        (await loadEdits()).applyWorkspaceEdit(target.editor, edit),
       )
       if (!stopped) unserve = features.serve(buffer.model, { path, service, editor: workspace })
       drawMarkers(features)
