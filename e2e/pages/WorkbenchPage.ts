@@ -21,7 +21,13 @@ export class WorkbenchPage {
   constructor(readonly page: Page) {
     this.toolbar = page.getByRole('toolbar', { name: 'Sandbox' })
     this.state = page.getByTestId('sandbox-state')
-    this.terminal = page.getByRole('tabpanel').filter({ visible: true }).getByRole('region').first()
+    // The region of the visible terminal tab's panel that holds a terminal (the sidebar's views are tab panels too).
+    this.terminal = page
+      .getByRole('tabpanel')
+      .filter({ visible: true })
+      .getByRole('region')
+      .filter({ has: page.getByTestId('terminal-text') })
+      .first()
     this.terminalRows = this.terminal.getByTestId('terminal-text')
     this.status = page.getByTestId('connection-status')
     this.palette = page.getByRole('dialog', { name: 'Command palette' })

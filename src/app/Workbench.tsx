@@ -50,7 +50,16 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Them
   const labSnap = useExternalStore(lab ?? noLab)
   const languageSnap = useExternalStore(language ?? noLanguage)
   const [problemsFocus] = useState(() => new FocusRequest())
-  const [scmRequests] = useState(() => ({ focus: new FocusRequest(), commit: new FocusRequest() }))
+  const [scmRequests] = useState(() => ({ commit: new FocusRequest() }))
+  // The sidebar's views (the activity bar's), their shortcuts and palette entries come after the page renders.
+  const [views, setViews] = useState<typeof import('./viewActions')>()
+  useEffect(() => {
+    void import('./viewActions').then(setViews)
+  }, [])
+  const actions = useMemo(
+    () => views?.viewActions(workspace, layoutKey, visibility.explorer, () => toggle(layoutKey, 'explorer')),
+    [views, workspace, layoutKey, visibility.explorer, toggle],
+  )
   const scm = useExternalStore(sourceControl)
   const scmSnap = useExternalStore(scm ?? noGit)
   // Source control's palette entries come with its code, after the page renders.
@@ -60,14 +69,11 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Them
   }, [scm])
   // Ctrl+Shift+M: the sidebar shows if hidden, and its Problems panel takes the keyboard (once it is there).
   const showProblems = useCallback(() => {
-    if (!visibility.explorer) toggle(layoutKey, 'explorer')
+    actions?.showView('explorer', { focus: false })
     problemsFocus.request()
-  }, [visibility.explorer, toggle, layoutKey, problemsFocus])
+  }, [actions, problemsFocus])
   // Ctrl+Shift+G: the sidebar shows if hidden, and its Source Control view takes the keyboard.
-  const showScm = useCallback(() => {
-    if (!visibility.explorer) toggle(layoutKey, 'explorer')
-    scmRequests.focus.request()
-  }, [visibility.explorer, toggle, layoutKey, scmRequests])
+  const showScm = useCallback(() => actions?.showView('scm'), [actions])
   // A student's sign-in opens this sandbox only: no way to the picker.
   const oneSandboxOnly = useOneSandboxOnly()
   // biome-ignore lint/correctness/useExhaustiveDependencies: commands follow the session's, the lab's and the language servers' state
@@ -78,6 +84,7 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Them
       ),
       ...labCommands(lab),
       ...languageCommands(language, showProblems),
+      ...(actions?.commands() ?? []),
       ...(git?.gitCommands(scm, showScm, () => {
         showScm()
         scmRequests.commit.request()
@@ -100,21 +107,22 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Them
       scmSnap,
       showScm,
       scmRequests,
+      actions,
     ],
   )
   const shortcuts = useMemo(
     () => [
       { key: 'p', ctrl: true, shift: true, run: () => setPaletteOpen((open) => !open) },
-      { key: 'e', ctrl: true, shift: true, run: () => toggle(layoutKey, 'explorer') },
+      // The sidebar's views' own (Ctrl+Shift+E, F, G, H, Ctrl+P), once their code is there.
+      ...(actions?.shortcuts ?? []),
       { key: '`', ctrl: true, run: () => toggle(layoutKey, 'terminal') },
       { key: '~', ctrl: true, shift: true, run: () => terminals.create() },
       { key: 'PageDown', ctrl: true, run: () => terminals.cycle(1) },
       { key: 'PageUp', ctrl: true, run: () => terminals.cycle(-1) },
       { key: 's', ctrl: true, alt: true, run: () => void editor.saveAll() },
       ...(language ? [{ key: 'm', ctrl: true, shift: true, run: showProblems }] : []),
-      { key: 'g', ctrl: true, shift: true, run: showScm },
     ],
-    [layoutKey, toggle, terminals, editor, language, showProblems, showScm],
+    [layoutKey, toggle, terminals, editor, language, showProblems, actions],
   )
   useGlobalShortcuts(shortcuts)
 
@@ -173,6 +181,7 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Them
           <CommandPalette open={paletteOpen} onOpenChange={setPaletteOpen} commands={commands} />
         </Suspense>
       )}
+      {views && <views.GoToFileOverlay workspace={workspace} />}
     </div>
   )
 }

@@ -6,6 +6,8 @@ export interface Shortcut {
   ctrl?: boolean
   shift?: boolean
   alt?: boolean
+  /** Only while this holds (a key a focused terminal keeps for itself). */
+  when?(): boolean
   run(): void
 }
 
@@ -30,7 +32,8 @@ export function useGlobalShortcuts(shortcuts: Shortcut[]): void {
           (key === s.key.toLowerCase() || letter) &&
           !!s.ctrl === ctrl &&
           !!s.shift === event.shiftKey &&
-          !!s.alt === event.altKey
+          !!s.alt === event.altKey &&
+          (!s.when || s.when())
         ) {
           event.preventDefault()
           event.stopPropagation()

@@ -48,8 +48,8 @@ interface WorkbenchLayoutProps {
   side?: ReactNode
   /** Asks the Problems panel for the keyboard (Ctrl+Shift+M). */
   problemsFocus?: FocusRequest
-  /** Asks the Source Control view for the keyboard (Ctrl+Shift+G), or to commit (the palette); without, no view. */
-  scmRequests?: { focus: FocusRequest; commit: FocusRequest }
+  /** Asks the Source Control view to commit (the palette); without, no view. Its shortcut asks it for the keyboard as any view's does. */
+  scmRequests?: { commit: FocusRequest }
 }
 
 /**
@@ -57,7 +57,7 @@ interface WorkbenchLayoutProps {
  * narrow screen the columns are stacked top to bottom instead of squeezed side by side.
  */
 export function WorkbenchLayout({
-  workspace: { session, terminals, watch, editor, preview, ports, language, sourceControl },
+  workspace,
   theme,
   visibility,
   layoutKey,
@@ -67,6 +67,7 @@ export function WorkbenchLayout({
   problemsFocus,
   scmRequests,
 }: WorkbenchLayoutProps) {
+  const { session, terminals, watch, editor, preview, ports, language, sourceControl } = workspace
   const previewed = useExternalStore(preview) !== undefined && visibility.preview
   // A phone held upright: the columns are stacked, each as wide as the screen (own sizes kept).
   const stacked = useMediaQuery(narrowScreen)
@@ -91,6 +92,7 @@ export function WorkbenchLayout({
           <Panel id="explorer" defaultSize="22%" minSize="10%">
             <Suspense fallback={null}>
               <Sidebar
+                workspace={workspace}
                 session={session}
                 explorer={{
                   watch,

@@ -1,5 +1,5 @@
 import { Later } from '../common/Later'
-import { DisposableStore, toDisposable } from '../common/lifecycle'
+import { type Disposable, DisposableStore, toDisposable } from '../common/lifecycle'
 import { EditorManager } from '../features/editor/EditorManager'
 import { guardUnsavedEdits } from '../features/editor/guardUnsavedEdits'
 import {
@@ -127,6 +127,11 @@ export class Workspace {
     this.disposables.add(toDisposable(linkEditorToLanguage(this.editor, language, workspace)))
     void language.loadWorkspaceFile()
     return language
+  }
+
+  /** Keeps what is made for the workspace later (the search, when first wanted: loadSearch.ts) to dispose with it. */
+  adopt<T extends Disposable>(item: T): T {
+    return this.disposables.add(item)
   }
 
   setTheme(theme: Theme): void {

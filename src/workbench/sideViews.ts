@@ -1,0 +1,54 @@
+import type { ComponentType } from 'react'
+import type { FocusRequest } from '../ui/FocusRequest'
+import { lazyNamed } from '../ui/lazyNamed'
+import { ExplorerStack } from './ExplorerStack'
+import type { SidebarProps } from './sidebarProps'
+
+/** What a view is given: the sidebar's props, and requests to take the keyboard (its shortcut was pressed). */
+export type SideViewProps = SidebarProps & { focus: FocusRequest }
+
+/** One view of the sidebar, one tab of the activity bar. */
+export interface SideView {
+  id: string
+  title: string
+  /** A codicon's name. */
+  icon: string
+  /** Ctrl+Shift+<key> shows it ("f": Ctrl+Shift+F). */
+  key?: string
+  /** A terminal that has the keyboard keeps the key (Ctrl+Shift+F is its own find). */
+  terminalKeepsKey?: boolean
+  /** Whether the workspace has it (source control where it is on); always, without. */
+  when?(props: SidebarProps): boolean
+  /** The view; one that is not the first a sidebar shows is fetched when it first shows. */
+  view: ComponentType<SideViewProps>
+}
+
+/**
+ * The sidebar's views, in the activity bar's order: adding one is adding an entry here. The
+ * workbench makes each one's key show it (the sidebar too, if hidden) and ask it for the keyboard.
+ */
+export const sideViews: readonly SideView[] = [
+  {
+    id: 'explorer',
+    title: 'Explorer',
+    icon: 'files',
+    key: 'e',
+    view: ExplorerStack,
+  },
+  {
+    id: 'search',
+    title: 'Search',
+    icon: 'search',
+    key: 'f',
+    terminalKeepsKey: true,
+    view: lazyNamed(() => import('./SearchSideView'), 'SearchSideView'),
+  },
+  {
+    id: 'scm',
+    title: 'Source Control',
+    icon: 'source-control',
+    key: 'g',
+    when: (p) => !!p.sourceControl,
+    view: lazyNamed(() => import('./ScmSideView'), 'ScmSideView'),
+  },
+]
