@@ -10,7 +10,7 @@ const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes)
 
 /** A sandbox's files in memory, with the Stat a conflict check reads. */
 function fakeDisk(initial: Record<string, string>) {
-  const files = new Map(Object.entries(initial).map(([p, t]) => [p, encode(t)]))
+  const files = new Map<string, Uint8Array>(Object.entries(initial).map(([p, t]) => [p, encode(t)]))
   const times = new Map<string, number>()
   let clock = 1
   const stat = async (path: string) => {

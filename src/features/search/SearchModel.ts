@@ -159,6 +159,7 @@ export class SearchModel {
   /** The query the results are for (the form may have changed since). */
   private searched: TextQuery | undefined
   private undo: { disk: ReplacedFile[]; buffers: BufferEdit[] } | undefined
+  private focusTaken = 0
   private disposed = false
 
   constructor(
@@ -193,6 +194,13 @@ export class SearchModel {
   reveal(target: 'query' | 'replace' = 'query'): void {
     const form = target === 'replace' ? { ...this.snapshot.form, replaceOpen: true } : this.snapshot.form
     this.update({ form, focus: { seq: this.snapshot.focus.seq + 1, target } })
+  }
+
+  /** Whether the view should take the keyboard now, and where: once for each `reveal`. */
+  takeFocus(): 'query' | 'replace' | undefined {
+    if (this.focusTaken === this.snapshot.focus.seq) return undefined
+    this.focusTaken = this.snapshot.focus.seq
+    return this.snapshot.focus.target
   }
 
   /** The form's query, as the domain layer takes it. */
