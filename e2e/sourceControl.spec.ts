@@ -62,11 +62,6 @@ test('the view lists a modified and an untracked file, and a click shows the cha
   await expect(scm.group('Untracked Changes')).toBeVisible()
   await expect(scm.change('new.txt', 'Untracked')).toBeVisible()
 
-  // The explorer colours both.
-  const explorer = new ExplorerPage(page)
-  await expect(explorer.item('notes.txt')).toHaveAttribute('data-git', 'M')
-  await expect(explorer.item('new.txt')).toHaveAttribute('data-git', '?')
-
   await modified.click()
   const editor = new EditorPage(page)
   await expect(editor.diff).toBeVisible()
@@ -79,6 +74,12 @@ test('the view lists a modified and an untracked file, and a click shows the cha
   await editor.area.getByRole('button', { name: 'Close comparison' }).click()
   await editor.editable()
   await expect(editor.editor.locator('.dirty-diff-modified')).not.toHaveCount(0)
+
+  // The explorer (Ctrl+Shift+E shows it again) colours both.
+  await page.keyboard.press('Control+Shift+E')
+  const explorer = new ExplorerPage(page)
+  await expect(explorer.item('notes.txt')).toHaveAttribute('data-git', 'M')
+  await expect(explorer.item('new.txt')).toHaveAttribute('data-git', '?')
 })
 
 test('a commit made in the view (staging everything, the author asked once) is in git log', async ({
