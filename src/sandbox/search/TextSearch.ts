@@ -38,6 +38,7 @@ export interface SearchRun {
 /** What the search needs of a session. */
 export type SearchSession = CommandSession & { readonly files: Pick<SandboxFiles, 'home'> }
 
+/** How a TextSearch is made: where unsaved text comes from, the folder, the programs. */
 export interface TextSearchOptions {
   /** The text of open files with unsaved changes, by absolute path: searched as the editor holds them. */
   unsavedText?: () => ReadonlyMap<string, string>

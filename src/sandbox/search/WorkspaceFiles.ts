@@ -21,6 +21,7 @@ export interface FileListSnapshot {
   error: string | undefined
 }
 
+/** How the file list is made: its cap, the programs, how often it lists again. */
 export interface WorkspaceFilesOptions {
   /** At most this many paths are kept (200,000 by default): past that, memory buys little. */
   maxFiles?: number

@@ -20,6 +20,7 @@ export interface SkippedFile {
   reason: string
 }
 
+/** What a replace on disk did: the files it wrote, and those it left alone with why. */
 export interface ReplaceOutcome {
   replaced: ReplacedFile[]
   skipped: SkippedFile[]
