@@ -65,6 +65,32 @@ test.describe('Python, with Pyright', () => {
     expect(await nextProblem(page, editor)).toContain('"undefined_name" is not defined')
   })
 
+  test('the Problems panel (Ctrl+Shift+M) lists the problem by file; Enter opens it at its place', async ({
+    page,
+  }) => {
+    const wb = new WorkbenchPage(page)
+    await wb.goto(stack.link())
+    const editor = new EditorPage(page)
+    await editor.open('py/main.py')
+    await editor.editable()
+    await expect(page.getByRole('button', { name: /^Problems: 1 error/ })).toBeVisible({ timeout: 60_000 })
+    await editor.open('py/helpers.py')
+
+    await page.keyboard.press('Control+Shift+M')
+    const tree = page.getByRole('tree', { name: 'Problems' })
+    await expect(tree).toBeFocused()
+    await expect(tree.getByRole('treeitem', { name: 'py/main.py, 1 problem' })).toBeVisible()
+    const problem = tree.getByRole('treeitem', {
+      name: /^Error: "undefined_name" is not defined .*line 3, column 7$/,
+    })
+    await page.keyboard.press('ArrowDown')
+    await expect(problem).toHaveAttribute('aria-selected', 'true')
+    await page.keyboard.press('Enter')
+    await expect(editor.tab('main.py')).toHaveAttribute('aria-selected', 'true')
+    // The problem's text is selected, as VS Code's Problems panel does: the cursor at its end.
+    await expect(editor.cursor).toHaveText('Ln 3, Col 21')
+  })
+
   test('completion, hover and go to definition into a file that is not open', async ({ page }) => {
     const wb = new WorkbenchPage(page)
     await wb.goto(stack.link())

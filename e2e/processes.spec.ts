@@ -134,5 +134,7 @@ test('a language server is listed by its name, its command line in the tooltip',
   const name = processes.list.getByText('Language server: Pyright', { exact: true }).first()
   await expect(name).toBeVisible({ timeout: 60_000 })
   await expect(name).toHaveAttribute('title', /pyright-langserver --stdio/)
-  await expect(processes.list.getByRole('listitem').filter({ has: name })).toContainText('ide-lsp:python:')
+  await expect(
+    processes.list.getByRole('listitem').filter({ hasText: 'Language server: Pyright' }).first(),
+  ).toContainText('ide-lsp:python:')
 })

@@ -106,6 +106,28 @@ export function describeCoreFlows(engine: string, launch: () => Promise<EngineBr
       await expect.poll(() => files.read(`${home}/${file}`)).toBe(`first line\ntyped in ${engine}`)
     })
 
+    it('code intelligence: a Python error is underlined, and Ctrl+Space offers a class’s members', async () => {
+      const file = `${engine}_intel.py`
+      await files.write(
+        `${home}/${file}`,
+        'class Point:\n    def __init__(self) -> None:\n        self.abscissa = 1\n\nprint(not_defined)\nPoint().',
+      )
+      await wb.open(stack.link())
+      await wb.click('treeitem', file)
+      await page.waitUntil(() => document.querySelector('.monaco-editor .squiggly-error'), [], 60_000)
+      await page.click(() => document.querySelector('.monaco-editor .view-lines'))
+      await page.press('End', { control: true })
+      await page.press('Space', { control: true })
+      await page.waitUntil(
+        () =>
+          [...document.querySelectorAll('.suggest-widget.visible .monaco-list-row')].some((row) =>
+            row.textContent?.includes('abscissa'),
+          ),
+        [],
+        30_000,
+      )
+    })
+
     it('pauses and resumes; the shell goes on where it was', async () => {
       await wb.open(stack.link())
       await wb.run('echo before=$$', /before=\d+/)

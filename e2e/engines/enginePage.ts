@@ -17,8 +17,11 @@ export interface EnginePage {
   click(find: PageFunction<Element | null>, ...args: unknown[]): Promise<void>
   /** Types text (a newline is Enter) into the element with the focus. */
   keys(text: string): Promise<void>
-  /** Presses one named key (Enter, F2, Delete, End), with Control held when asked. */
-  press(key: 'Enter' | 'F2' | 'Delete' | 'End' | 's', options?: { control?: boolean }): Promise<void>
+  /** Presses one named key (Enter, F2, Delete, End, Space), with Control held when asked. */
+  press(
+    key: 'Enter' | 'F2' | 'Delete' | 'End' | 's' | 'Space',
+    options?: { control?: boolean },
+  ): Promise<void>
   /** The page inside the iframe `selector` matches. */
   frame(selector: string): Promise<EnginePage>
   screenshot(path: string): Promise<void>

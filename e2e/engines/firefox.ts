@@ -4,7 +4,14 @@ import type { EngineBrowser, EnginePage } from './enginePage'
 /** Debian's Firefox ESR, driven over WebDriver BiDi by Puppeteer (Playwright cannot drive stock Firefox). */
 export const firefoxPath = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr'
 
-const puppeteerKeys = { Enter: 'Enter', F2: 'F2', Delete: 'Delete', End: 'End', s: 's' } as const
+const puppeteerKeys = {
+  Enter: 'Enter',
+  F2: 'F2',
+  Delete: 'Delete',
+  End: 'End',
+  s: 's',
+  Space: 'Space',
+} as const
 
 /** An EnginePage over a Puppeteer page or frame. */
 function puppeteerPage(target: Page | Frame): EnginePage {

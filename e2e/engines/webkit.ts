@@ -9,7 +9,14 @@ export const webkitDriverPath = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebK
 export const miniBrowserPath =
   process.env.MINIBROWSER_PATH ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser'
 
-const seleniumKeys = { Enter: Key.ENTER, F2: Key.F2, Delete: Key.DELETE, End: Key.END, s: 's' } as const
+const seleniumKeys = {
+  Enter: Key.ENTER,
+  F2: Key.F2,
+  Delete: Key.DELETE,
+  End: Key.END,
+  s: 's',
+  Space: Key.SPACE,
+} as const
 
 /** A page function as WebDriver's Execute Script takes it: a body that gets `arguments`. */
 const script = (fn: PageFunction) => `return (${fn.toString()}).apply(null, arguments)`
