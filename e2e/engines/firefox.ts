@@ -10,7 +10,7 @@ const puppeteerKeys = {
   Delete: 'Delete',
   End: 'End',
   s: 's',
-  Space: 'Space',
+  Space: ' ',
 } as const
 
 /** An EnginePage over a Puppeteer page or frame. */
