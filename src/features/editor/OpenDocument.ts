@@ -262,7 +262,9 @@ export class OpenDocument {
     try {
       disk = await this.diskState()
     } catch (err) {
-      this.host.notify(`Checking ${this.path} on disk failed: ${errorMessage(err)}`)
+      // Paused (or gone) meanwhile: the resync on resume checks again, so that is no failure to tell.
+      if (this.host.isRunning())
+        this.host.notify(`Checking ${this.path} on disk failed: ${errorMessage(err)}`)
       return
     }
     this.deletedOnDisk = disk.kind === 'missing'
