@@ -1,5 +1,5 @@
 // `npm run bench`: measures and prints a table of medians. Benchmarks are not tests: nothing here fails on a time.
-// `npm run bench -- runtime` (or codec, platform, class, neighbour, terminal, explorer, ports, editor, embed, fuzz, lsp) runs one group.
+// `npm run bench -- runtime` (or codec, platform, class, neighbour, terminal, explorer, ports, editor, embed, fuzz, lsp, search) runs one group.
 import { classFigures } from './class.bench'
 import { classLoadFigures } from './classLoad.bench'
 import { codecFigures } from './codec.bench'
@@ -12,6 +12,7 @@ import { neighbourFigures } from './neighbour.bench'
 import { platformFigures } from './platform.bench'
 import { portsFigures } from './ports.bench'
 import { runtimeFigures } from './runtime.bench'
+import { searchFigures } from './search.bench'
 import { type Figure, printTable } from './table'
 import { terminalFigures } from './terminal/terminal.bench'
 
@@ -29,6 +30,7 @@ const groups: Record<string, () => Promise<Figure[]>> = {
   embed: embedFigures,
   fuzz: fuzzFigures,
   lsp: lspFigures,
+  search: searchFigures,
 }
 const chosen = process.argv.slice(2)
 let failed = 0
