@@ -72,6 +72,13 @@ describe('LanguageService', { timeout: 120_000 }, () => {
     await rt?.close()
   })
 
+  it('starts the server of a file about to open, before it opens', async () => {
+    expect(state('python')).toBeUndefined()
+    service.warmUp('python')
+    await until('the warmed server', () => (state('python')?.kind === 'running' ? true : undefined))
+    expect(service.getSnapshot().diagnostics.size).toBe(0)
+  })
+
   it("underlines a Python name that is not defined, from Pyright's own diagnostics", async () => {
     await session.files.write(path('main.py'), encode('print(undefined_name)\n'))
     open('main.py', 'python', 'print(undefined_name)\n')

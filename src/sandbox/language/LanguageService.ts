@@ -146,6 +146,20 @@ export class LanguageService {
     })
   }
 
+  /**
+   * A file of `languageId` is opening (its text, or the editor itself, still loading): its server
+   * starts now, alongside, instead of once the document is open. If no document comes (a binary
+   * file after all), the server stops after the usual idle time.
+   */
+  warmUp(languageId: string): void {
+    const serverKey = serverFor(this.table, languageId)?.[0]
+    if (this.disposed || !serverKey || this.clients.has(serverKey)) return
+    void this.clientFor(serverKey).then((client) => {
+      if (client && client.state.kind !== 'running') client.start()
+      if (![...this.docs.values()].some((d) => d.serverKey === serverKey)) this.idle(serverKey)
+    })
+  }
+
   /** Its text changed in the editor: LSP's changes (ranges in the text before them, UTF-16). */
   documentChanged(path: string, changes: TextDocumentContentChangeEvent[]): void {
     const doc = this.docs.get(path)

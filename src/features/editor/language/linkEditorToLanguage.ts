@@ -6,6 +6,7 @@ import type { EditorManager } from '../EditorManager'
 import { loadMonaco, preferBuiltInTypeScript } from '../loadMonaco'
 import type { TextBuffer } from '../TextBuffer'
 import type { EditorWorkspace } from './editorWorkspace'
+import { languageOfPath } from './languageOfPath'
 
 /** One open document as the language service knows it. */
 interface Tracked {
@@ -114,6 +115,10 @@ export function linkEditorToLanguage(
   const sync = () => {
     const open = new Set<string>()
     for (const doc of editor.getSnapshot().documents) {
+      if (doc.view === 'loading') {
+        const language = languageOfPath(doc.path)
+        if (language) service.warmUp(language)
+      }
       if (doc.view !== 'text' || !doc.buffer || doc.reduced) continue
       open.add(doc.id)
       const known = tracked.get(doc.id)
