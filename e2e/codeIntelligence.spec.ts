@@ -164,6 +164,53 @@ test.describe('Python, with Pyright', () => {
     await expect(editor.editor.locator('.squiggly-error')).not.toHaveCount(0, { timeout: 60_000 })
     expect(await nextProblem(page, editor)).toContain('"missing_too" is not defined')
   })
+
+  test('Go to Symbol in Workspace (Ctrl+T) finds a function by name; Enter opens its file at the def', async ({
+    page,
+  }) => {
+    // A function added to helpers.py (as the tests before left it), which is not opened.
+    const helpers = await files.read(`${home}/py/helpers.py`)
+    const defLine = helpers.split('\n').length + 1
+    await files.write(
+      `${home}/py/helpers.py`,
+      `${helpers}\ndef farewell_guest(name: str) -> str:\n    return name\n`,
+    )
+    const wb = new WorkbenchPage(page)
+    await wb.goto(stack.link())
+    const dialog = page.getByRole('dialog', { name: 'Go to Symbol in Workspace' })
+
+    // No file of a language open, no server: the dialog (from the palette) says what to do.
+    await wb.command('Go to Symbol in Workspace…')
+    await expect(dialog).toContainText('No language server is running')
+    await page.keyboard.press('Escape')
+    await expect(dialog).toBeHidden()
+
+    const editor = new EditorPage(page)
+    await editor.open('py/main.py')
+    await editor.editable()
+    await expect(editor.editor.locator('.squiggly-error')).not.toHaveCount(0, { timeout: 60_000 })
+    await editor.editor.locator('.view-lines').click()
+    await page.keyboard.press('Control+T')
+    await expect(dialog).toBeVisible()
+    const input = dialog.getByRole('combobox', { name: 'Symbol name' })
+    await expect(input).toBeFocused()
+    const symbol = dialog.getByRole('option', { name: 'farewell_guest, function, py/helpers.py' })
+    // Typed again if Pyright had not indexed the workspace yet when first asked.
+    await expect(async () => {
+      await input.fill('')
+      await input.pressSequentially('farewell_guest')
+      await expect(symbol).toBeVisible({ timeout: 5_000 })
+    }).toPass({ timeout: 60_000 })
+    await expect(symbol.locator('b')).toHaveText('farewell_guest')
+    await expect(dialog.getByRole('option').first()).toHaveAttribute('aria-selected', 'true')
+    await expect(dialog.getByRole('option').first()).toHaveAccessibleName(
+      'farewell_guest, function, py/helpers.py',
+    )
+    await page.keyboard.press('Enter')
+    await expect(dialog).toBeHidden()
+    await expect(editor.tab('helpers.py')).toHaveAttribute('aria-selected', 'true', { timeout: 20_000 })
+    await expect(editor.cursor).toHaveText(`Ln ${defLine}, Col 5`)
+  })
 })
 
 test.describe('TypeScript, with its own server', () => {

@@ -113,7 +113,7 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Them
   const shortcuts = useMemo(
     () => [
       { key: 'p', ctrl: true, shift: true, run: () => setPaletteOpen((open) => !open) },
-      // The sidebar's views' own (Ctrl+Shift+E, F, G, H, Ctrl+P), once their code is there.
+      // The sidebar's views' own (Ctrl+Shift+E, F, G, H, Ctrl+P, Ctrl+T), once their code is there.
       ...(actions?.shortcuts ?? []),
       { key: '`', ctrl: true, run: () => toggle(layoutKey, 'terminal') },
       { key: '~', ctrl: true, shift: true, run: () => terminals.create() },
@@ -181,7 +181,7 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Them
           <CommandPalette open={paletteOpen} onOpenChange={setPaletteOpen} commands={commands} />
         </Suspense>
       )}
-      {views && <views.GoToFileOverlay workspace={workspace} />}
+      {views && <views.QuickOpenOverlays workspace={workspace} />}
     </div>
   )
 }

@@ -1,5 +1,7 @@
-import { Suspense, useCallback, useSyncExternalStore } from 'react'
+import { Suspense, useCallback, useEffect, useState, useSyncExternalStore } from 'react'
+import { Later } from '../common/Later'
 import { Subscribers } from '../common/Subscribers'
+import type { SymbolSource } from '../sandbox/language/workspaceSymbols'
 import { lazyNamed } from '../ui/lazyNamed'
 import { useExternalStore } from '../ui/useExternalStore'
 import { useOpenedOnce } from '../ui/useOpenedOnce'
@@ -12,19 +14,25 @@ import type { Shortcut } from './useGlobalShortcuts'
 
 const nothing = { subscribe: () => () => {}, getSnapshot: () => undefined }
 const GoToFile = lazyNamed(() => import('../features/search/GoToFile'), 'GoToFile')
+const GoToSymbol = lazyNamed(() => import('../features/search/GoToSymbol'), 'GoToSymbol')
 
 /** The keyboard is in a terminal (its screen, or its own find box). */
 const focusInTerminal = () => !!document.activeElement?.closest('.terminal')
 
-/** Whether Go to File is open (one workbench per page). */
-const goToFile = {
-  open: false,
-  subscribers: new Subscribers(),
-  set(open: boolean) {
-    goToFile.open = open
-    goToFile.subscribers.notify()
-  },
+/** Whether a quick pick is open (one workbench per page). */
+function openState() {
+  const state = {
+    open: false,
+    subscribers: new Subscribers(),
+    set(open: boolean) {
+      state.open = open
+      state.subscribers.notify()
+    },
+  }
+  return state
 }
+const goToFile = openState()
+const goToSymbol = openState()
 
 /** Showing the sidebar's views, their shortcuts and their palette entries. */
 export interface ViewActions {
@@ -40,8 +48,9 @@ export interface ViewActions {
  * first page's script): each view's shortcut from the list of views (Ctrl+Shift+E toggles the
  * sidebar when the Explorer is what it shows, as the shortcut did before there were views;
  * Ctrl+Shift+F is the terminal's own find while a terminal has the keyboard), Ctrl+Shift+H for
- * Replace in Files, Ctrl+P for Go to File (a shell's Ctrl+P stays the terminal's, as the
- * project's rule for shortcuts says), and their palette entries.
+ * Replace in Files, Ctrl+P for Go to File and Ctrl+T for Go to Symbol in Workspace (a shell's
+ * Ctrl+P and Ctrl+T stay the terminal's, as the project's rule for shortcuts says), and their
+ * palette entries.
  */
 export function viewActions(
   workspace: Workspace,
@@ -90,6 +99,7 @@ export function viewActions(
   shortcuts.push(
     { key: 'h', ctrl: true, shift: true, run: showReplace },
     { key: 'p', ctrl: true, when: notInTerminal, run: () => goToFile.set(true) },
+    { key: 't', ctrl: true, when: notInTerminal, run: () => goToSymbol.set(true) },
   )
   const commands = (): Command[] => [
     {
@@ -113,12 +123,29 @@ export function viewActions(
       enabled: workspace.session.getSnapshot().state.kind === 'running',
       run: () => goToFile.set(true),
     },
+    {
+      id: 'workbench.goToSymbol',
+      title: 'Go to Symbol in Workspace…',
+      shortcut: 'Ctrl+T',
+      enabled: workspace.session.getSnapshot().state.kind === 'running',
+      run: () => goToSymbol.set(true),
+    },
   ]
   return { showView, shortcuts, commands }
 }
 
+/** The quick picks: Go to File and Go to Symbol in Workspace. */
+export function QuickOpenOverlays({ workspace }: { workspace: Workspace }) {
+  return (
+    <>
+      <GoToFileOverlay workspace={workspace} />
+      <GoToSymbolOverlay workspace={workspace} />
+    </>
+  )
+}
+
 /** Go to File's dialog, fetched the first time it opens (Ctrl+P, or the palette). */
-export function GoToFileOverlay({ workspace }: { workspace: Workspace }) {
+function GoToFileOverlay({ workspace }: { workspace: Workspace }) {
   const open = useSyncExternalStore(goToFile.subscribers.add, () => goToFile.open)
   const wanted = useOpenedOnce(open)
   // Made (and its code fetched) when Go to File first opens.
@@ -134,6 +161,54 @@ export function GoToFileOverlay({ workspace }: { workspace: Workspace }) {
         recent={recent}
         // The editor has no side group: Ctrl+Enter opens the file as Enter does.
         onOpen={(path) => void workspace.editor.open(path)}
+      />
+    </Suspense>
+  )
+}
+
+const symbolSources = new WeakMap<Workspace, Later<SymbolSource>>()
+
+/** The workspace's symbols from its language servers, their code fetched when first wanted. */
+function symbolsOf(workspace: Workspace): Later<SymbolSource> {
+  let symbols = symbolSources.get(workspace)
+  if (!symbols) {
+    const later = new Later<SymbolSource>()
+    symbols = later
+    symbolSources.set(workspace, later)
+    const language = workspace.language
+    if (language)
+      void import('../sandbox/language/workspaceSymbols').then(({ WorkspaceSymbols }) =>
+        later.set(new WorkspaceSymbols(language)),
+      )
+  }
+  return symbols
+}
+
+/** Go to Symbol in Workspace's dialog, fetched the first time it opens (Ctrl+T, or the palette). */
+function GoToSymbolOverlay({ workspace }: { workspace: Workspace }) {
+  const open = useSyncExternalStore(goToSymbol.subscribers.add, () => goToSymbol.open)
+  const wanted = useOpenedOnce(open)
+  const symbols = useExternalStore(wanted ? symbolsOf(workspace) : nothing)
+  const [root, setRoot] = useState<string>()
+  useEffect(() => {
+    if (wanted) void workspace.session.files.home().then(setRoot, () => {})
+  }, [wanted, workspace])
+  // Without code intelligence there is nothing to wait for: the dialog says so.
+  if (!wanted || (workspace.language && !symbols)) return null
+  return (
+    <Suspense fallback={null}>
+      <GoToSymbol
+        open={open}
+        onOpenChange={(next) => goToSymbol.set(next)}
+        symbols={symbols}
+        root={root}
+        onOpen={(path, at) =>
+          void workspace.editor.open(path, {
+            ...(at
+              ? { at: { startLine: at.line, startColumn: at.column, endLine: at.line, endColumn: at.column } }
+              : {}),
+          })
+        }
       />
     </Suspense>
   )

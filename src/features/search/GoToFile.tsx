@@ -2,10 +2,10 @@ import './goto.css'
 import { Command as Cmdk } from 'cmdk'
 import { type KeyboardEvent, type ReactNode, useEffect, useMemo, useState } from 'react'
 import type { FileListSnapshot } from '../../sandbox/search/WorkspaceFiles'
-import { displayName } from '../../ui/displayName'
 import type { ExternalStore } from '../../ui/useExternalStore'
 import { useExternalStore } from '../../ui/useExternalStore'
 import { prepareFiles, rankFiles } from './fuzzyFiles'
+import { highlighted } from './highlighted'
 
 /** The workspace's files as Go to File reads them. */
 export interface FileListSource extends ExternalStore<FileListSnapshot> {
@@ -23,27 +23,6 @@ interface GoToFileProps {
   recent(): readonly string[]
   /** Opens a file (absolute path); `side` when asked with Ctrl+Enter, where the editor has a side to open it in. */
   onOpen(path: string, options: { side: boolean }): void
-}
-
-/** `text` with the characters at `positions` (offsets into it from `offset`) in bold: the letters typed. */
-function highlighted(text: string, positions: readonly number[], offset: number): ReactNode[] {
-  const marks = new Set(positions.map((p) => p - offset))
-  const parts: ReactNode[] = []
-  let run = ''
-  let bold = false
-  const flush = () => {
-    if (run) parts.push(bold ? <b key={parts.length}>{displayName(run)}</b> : displayName(run))
-    run = ''
-  }
-  for (let i = 0; i < text.length; i++) {
-    if (marks.has(i) !== bold) {
-      flush()
-      bold = !bold
-    }
-    run += text[i]
-  }
-  flush()
-  return parts
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { prepareFiles, rankFiles } from './fuzzyFiles'
+import { matchedLetters, prepareFiles, rankFiles } from './fuzzyFiles'
 
 const rank = (paths: string[], query: string, recent?: string[]) =>
   rankFiles(prepareFiles(paths), query, recent ? { recent } : {}).map((r) => r.path)
@@ -75,5 +75,18 @@ describe('rankFiles', () => {
     const many = rankFiles(files, 'view', { limit: 20 })
     expect(many).toHaveLength(20)
     expect(many.every((r) => r.path.includes('view'))).toBe(true)
+  })
+})
+
+describe('matchedLetters', () => {
+  it('marks the letters typed in a name, runs and word starts first', () => {
+    expect(matchedLetters('greet', 'greet_visitor')).toEqual([0, 1, 2, 3, 4])
+    expect(matchedLetters('gv', 'greet_visitor')).toEqual([0, 6])
+    expect(matchedLetters('lc', 'loadConfig')).toEqual([0, 4])
+  })
+
+  it('marks nothing where the letters are not all there in order', () => {
+    expect(matchedLetters('xyz', 'greet')).toEqual([])
+    expect(matchedLetters('', 'greet')).toEqual([])
   })
 })

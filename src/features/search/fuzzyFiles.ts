@@ -255,3 +255,18 @@ export function rankFiles(files: PreparedFiles, query: string, options: RankOpti
     return { path, positions: [...positions].sort((a, b) => a - b), recent: recentRank.has(path) }
   })
 }
+
+/**
+ * Where the letters of `query` fall in `name` (a symbol's, say), for bold letters as Go to File
+ * shows them: each word of the query aligned as in a file's name; none where they are not all in it
+ * in order (a server may match its own way).
+ */
+export function matchedLetters(query: string, name: string): number[] {
+  const lower = name.toLowerCase()
+  const positions = new Set<number>()
+  for (const word of query.toLowerCase().split(/\s+/).filter(Boolean)) {
+    const found: number[] = []
+    if (align(word, name, lower, 0, found) !== undefined) for (const p of found) positions.add(p)
+  }
+  return [...positions].sort((a, b) => a - b)
+}

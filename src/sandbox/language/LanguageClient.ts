@@ -171,20 +171,29 @@ export class LanguageClient {
 
   /**
    * A request, answered or not: undefined when the server is not running, does not answer within
-   * `requestTimeoutMs` (it is cancelled), or fails; the editor shows nothing rather than waiting.
+   * `timeoutMs` (it is cancelled), or fails; the editor shows nothing rather than waiting. Aborting
+   * `signal` cancels it too (a search the user typed past).
    */
-  async request<R>(method: string, params: unknown, timeoutMs = requestTimeoutMs): Promise<R | undefined> {
+  async request<R>(
+    method: string,
+    params: unknown,
+    { timeoutMs = requestTimeoutMs, signal }: { timeoutMs?: number; signal?: AbortSignal } = {},
+  ): Promise<R | undefined> {
     const connection = this.connection
-    if (!connection || this.current.kind !== 'running') return undefined
+    if (!connection || this.current.kind !== 'running' || signal?.aborted) return undefined
     const { CancellationTokenSource } = await import('vscode-jsonrpc')
+    if (signal?.aborted) return undefined
     const cancel = new CancellationTokenSource()
     const timer = setTimeout(() => cancel.cancel(), timeoutMs)
+    const abort = () => cancel.cancel()
+    signal?.addEventListener('abort', abort, { once: true })
     try {
       return (await connection.sendRequest(method, params, cancel.token)) as R
     } catch {
       return undefined
     } finally {
       clearTimeout(timer)
+      signal?.removeEventListener('abort', abort)
       cancel.dispose()
     }
   }

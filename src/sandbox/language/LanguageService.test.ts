@@ -10,6 +10,7 @@ import { FileWatch } from '../fileWatch'
 import { SandboxSession } from '../SandboxSession'
 import { LanguageService } from './LanguageService'
 import { parseLanguageTag } from './serverTag'
+import { type SymbolHit, WorkspaceSymbols } from './workspaceSymbols'
 
 const bin = new URL('../../../.language-servers/node_modules/.bin', import.meta.url).pathname
 const encode = (text: string) => new TextEncoder().encode(text)
@@ -149,6 +150,43 @@ describe('LanguageService', { timeout: 120_000 }, () => {
     })
     expect(crashed.attempt).toBe(1)
     await until('running again', () => (state('python')?.kind === 'running' ? true : undefined))
+  })
+
+  it('finds a function and a method of a file not open with workspace/symbol, at their names', async () => {
+    await session.files.write(
+      path('helpers.py'),
+      encode(
+        'def greet_visitor(name: str) -> str:\n    return name\n\n\nclass Host:\n    def greet_visitor_twice(self) -> None:\n        pass\n',
+      ),
+    )
+    const symbols = new WorkspaceSymbols(service)
+    // Pyright learns of the new file from the watch, then indexes it.
+    const found = await until('the symbols', async () => {
+      const result = await symbols.search('greet_visitor')
+      return result.hits.length >= 2 ? result : undefined
+    })
+    expect(found.asked).toBeGreaterThanOrEqual(1)
+    expect(found.hits.slice(0, 2)).toMatchObject([
+      {
+        name: 'greet_visitor',
+        kind: 12,
+        path: path('helpers.py'),
+        range: { start: { line: 0, character: 4 }, end: { line: 0, character: 17 } },
+        serverKey: 'python',
+      },
+      {
+        name: 'greet_visitor_twice',
+        kind: 6,
+        container: 'Host',
+        path: path('helpers.py'),
+        range: { start: { line: 5, character: 8 } },
+      },
+    ])
+    expect(await symbols.resolve(found.hits[0] as SymbolHit)).toBe(found.hits[0])
+    // A search typed past is cancelled: its answer is empty, not late.
+    const typedPast = new AbortController()
+    typedPast.abort()
+    expect((await symbols.search('greet_visitor', { signal: typedPast.signal })).hits).toEqual([])
   })
 
   it('says a server is missing, with how to install it, and does not retry it', async () => {

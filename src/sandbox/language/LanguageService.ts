@@ -88,7 +88,8 @@ export class LanguageService {
   /** Off where the workspace file or the lab says so. */
   private enabled = true
   private problems: string[] = []
-  private readonly clients = new Map<string, LanguageClient>()
+  /** Each server's client, by key; Go to Symbol in Workspace (workspaceSymbols.ts) asks the running ones. */
+  readonly clients = new Map<string, LanguageClient>()
   private readonly docs = new Map<string, OpenDoc>()
   private readonly diagnostics = new Map<string, Diagnostic[]>()
   private readonly idleTimers = new Map<string, ReturnType<typeof setTimeout>>()

@@ -1,4 +1,4 @@
-import type { ClientCapabilities } from 'vscode-languageserver-protocol'
+import type { ClientCapabilities, SymbolKind } from 'vscode-languageserver-protocol'
 
 /**
  * What the IDE can do with what a server offers (LSP's ClientCapabilities). A module of its own so
@@ -13,6 +13,13 @@ export const clientCapabilities: ClientCapabilities = {
     configuration: true,
     workspaceFolders: true,
     diagnostics: { refreshSupport: true },
+    // Go to Symbol in Workspace: every kind has its icon; a symbol may come with its file only.
+    symbol: {
+      dynamicRegistration: false,
+      symbolKind: { valueSet: Array.from({ length: 26 }, (_, i) => (i + 1) as SymbolKind) },
+      tagSupport: { valueSet: [1] },
+      resolveSupport: { properties: ['location.range'] },
+    },
   },
   textDocument: {
     synchronization: { didSave: true, dynamicRegistration: false },
