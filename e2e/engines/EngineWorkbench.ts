@@ -4,6 +4,7 @@ import type { EnginePage } from './enginePage'
 const roleSelectors: Record<string, string> = {
   button: 'button, [role="button"]',
   textbox: 'input:not([type]), input[type="text"], textarea, [role="textbox"]',
+  searchbox: 'input[type="search"], [role="searchbox"]',
   treeitem: '[role="treeitem"]',
   tab: '[role="tab"]',
   dialog: 'dialog:not([role]), [role="dialog"]',

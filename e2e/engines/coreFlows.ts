@@ -1,11 +1,12 @@
 // The core of the browser tests, for the engines Playwright cannot drive: the workbench, a
-// terminal's echo, the same shell after a reload, the explorer, the editor, pause and resume, and
-// the embed's handshake with a command and its consent. Against the real stack, as the Chromium
-// tests are; each test in a fresh profile.
+// terminal's echo, the same shell after a reload, the explorer, the editor, code intelligence,
+// Search, Source Control, pause and resume, and the embed's handshake with a command and its
+// consent. Against the real stack, as the Chromium tests are; each test in a fresh profile.
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest'
 import { LocalStack } from '../localStack'
+import { runInSandbox } from '../runtimeProcess'
 import { SandboxFiles } from '../sandboxFiles'
 import { EngineWorkbench } from './EngineWorkbench'
 import type { EngineBrowser, EnginePage } from './enginePage'
@@ -22,6 +23,8 @@ export function describeCoreFlows(engine: string, launch: () => Promise<EngineBr
     let page: EnginePage
     let wb: EngineWorkbench
     let files: SandboxFiles
+    /** Runs a bash script in the home folder, as another client of the sandbox; its stdout. */
+    const sh = async (script: string) => (await runInSandbox(stack, files.sandboxId, script)).stdout
 
     beforeAll(async () => {
       ;[browser] = await Promise.all([launch(), stack.start()])
@@ -126,6 +129,68 @@ export function describeCoreFlows(engine: string, launch: () => Promise<EngineBr
         [],
         30_000,
       )
+    })
+
+    it('Search finds a word in 2 of 50 files, and lists those two only', async () => {
+      const folder = `${engine}-haystack`
+      const word = `${engine}quokka`
+      await sh(`
+        set -e
+        mkdir -p ${folder}
+        for i in $(seq 0 49); do echo "hay line $i" > ${folder}/f$i.txt; done
+        echo "one ${word} here" > ${folder}/f7.txt
+        echo "and ${word} there" > ${folder}/f31.txt
+      `)
+      await wb.open(stack.link())
+      await wb.click('tab', 'Search')
+      await wb.click('searchbox', 'Search')
+      // Enter searches at once.
+      await page.keys(`${word}\n`)
+      await page.waitUntil(
+        () =>
+          document.querySelector('.search-status[role="status"]')?.textContent === '2 results in 2 files.',
+        [],
+        30_000,
+      )
+      const rows = await page.evaluate(() =>
+        [
+          ...document.querySelectorAll(
+            '[role="tree"][aria-label="Search results"] [role="treeitem"][aria-level="1"]',
+          ),
+        ].map((row) => row.getAttribute('aria-label')),
+      )
+      expect(rows.sort()).toEqual([`${folder}/f31.txt, 1 result`, `${folder}/f7.txt, 1 result`])
+    })
+
+    it('Source Control lists a modified file, and its Commit button commits it (in git log)', async () => {
+      const file = `${engine}-scm.txt`
+      // A repository of the home folder with one commit, tracking this file only; its author set,
+      // so the view does not ask for one.
+      await files.write(`${home}/.gitignore`, `/*\n!/.gitignore\n!/${file}\n`)
+      await files.write(`${home}/${file}`, 'one\n')
+      await sh(
+        'git init -q && git config user.name "Engine Test" && git config user.email engine@example.com ' +
+          '&& git add -A && git commit -qm base',
+      )
+      try {
+        await files.write(`${home}/${file}`, 'one\ntwo\n')
+        await wb.open(stack.link())
+        await wb.click('tab', 'Source Control')
+        await wb.shows('treeitem', `${file}, Modified`, 30_000)
+        await wb.click('textbox', 'Commit message')
+        await page.keys(`Commit from ${engine}`)
+        await wb.click('button', 'Commit')
+        // Nothing was staged: the view asks to stage everything first, as VS Code does.
+        await wb.click('button', 'Stage All and Commit')
+        await expect
+          .poll(() => sh('git log -1 --format=%s'), { timeout: 20_000 })
+          .toBe(`Commit from ${engine}\n`)
+        expect(await sh('git show --name-only --format= HEAD')).toBe(`${file}\n`)
+        await wb.gone('treeitem', `${file}, Modified`)
+      } finally {
+        // The home folder is no repository again for the tests after this one.
+        await sh('rm -rf .git .gitignore')
+      }
     })
 
     it('pauses and resumes; the shell goes on where it was', async () => {
