@@ -381,6 +381,8 @@ async function goToFile(page: Page) {
   const failed = search.goToFile.getByRole('alert')
   /** Opens Go to File (from the explorer: a terminal keeps Ctrl+P) and waits for the list of files. */
   const open = async (timeout: number) => {
+    // The Explorer's view (Find in Files left the Search view shown).
+    await page.getByRole('tablist', { name: 'Views' }).getByRole('tab', { name: 'Explorer' }).click()
     await explorer.tree.focus()
     await search.openGoToFile()
     // While it lists, cmdk's progressbar says "Listing the workspace’s files…"; then the hint.
@@ -433,36 +435,6 @@ async function goToFile(page: Page) {
   }
   if (settled.length === 0) throw new Error('Go to File: no key changed the list')
   return { listed, settled, first, unchanged }
-}
-
-interface ScmMarks {
-  /** When Ctrl+Shift+G went down, and when the group's row said the count (from navigation). */
-  key?: number
-  listed?: number
-}
-
-/** Runs in the page from its start: records Ctrl+Shift+G and when the Changes group shows `label`. */
-function watchSourceControl(label: string): void {
-  const marks: ScmMarks = {}
-  ;(globalThis as unknown as { __scm: ScmMarks }).__scm = marks
-  document.addEventListener(
-    'keydown',
-    (e) => {
-      if (e.ctrlKey && e.shiftKey && e.code === 'KeyG') marks.key ??= performance.now()
-    },
-    true,
-  )
-  new MutationObserver(() => {
-    if (marks.listed !== undefined) return
-    const rows = document.querySelectorAll(
-      '[role="tree"][aria-label="Changes"] [role="treeitem"][aria-level="1"]',
-    )
-    for (const row of rows)
-      if (row.getAttribute('aria-label') === label) {
-        marks.listed = performance.now()
-        return
-      }
-  }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['aria-label'] })
 }
 
 /** A repository of `scmFiles` committed, `scmChanged` of them changed; the view on fresh pages, and git's own status. */
@@ -518,31 +490,21 @@ async function sourceControl(
   const fromLoad: number[] = []
   for (let i = 0; i < scmPages; i++) {
     const page = await newPage(browser)
-    await page.addInitScript(watchSourceControl, label)
+    const loadStart = Date.now()
     await new WorkbenchPage(page).goto(stack.link())
-    // As SourceControlPage.show does, with no wait of its own.
+    // From the key to the group's row shown, timed here (Playwright's wait polls each frame).
+    const row = page.getByRole('treeitem', { name: label, exact: true })
+    const key = Date.now()
     await page.keyboard.press('Control+Shift+G')
-    await new SourceControlPage(page).view.waitFor({ timeout: 20_000 })
-    const handle = await page
-      .waitForFunction(
-        () => {
-          const marks = (globalThis as unknown as { __scm: ScmMarks }).__scm
-          return (
-            marks.listed !== undefined && marks.key !== undefined && { key: marks.key, listed: marks.listed }
-          )
-        },
-        null,
-        { polling: 50, timeout: 120_000 },
+    await row.waitFor({ timeout: 120_000 }).catch(async (err: unknown) => {
+      const shown = await new SourceControlPage(page).view.textContent().catch(() => '')
+      throw new Error(
+        `the Source Control view did not show "${label}" (${err instanceof Error ? err.message.split('\n')[0] : err}); it shows: ${shown?.slice(0, 300)}`,
       )
-      .catch(async () => {
-        const shown = await new SourceControlPage(page).view.textContent().catch(() => '')
-        throw new Error(
-          `the Source Control view did not show "${label}" within 2 minutes; it shows: ${shown}`,
-        )
-      })
-    const { key, listed: at } = (await handle.jsonValue()) as { key: number; listed: number }
-    fromKey.push(Math.max(0, at - key))
-    fromLoad.push(at)
+    })
+    const at = Date.now()
+    fromKey.push(at - key)
+    fromLoad.push(at - loadStart)
     await page.context().close()
   }
   return { fromKey, fromLoad, floor }
