@@ -164,7 +164,7 @@ export class WorkspaceFiles {
     program: string,
     args: string[],
   ): Promise<{ paths: string[]; truncated: boolean; exitCode: number | undefined } | undefined> {
-    const max = this.options.maxFiles ?? 200_000
+    const max = this.maxFiles
     const paths: string[] = []
     const splitter = new LineSplitter(0)
     const decoder = new TextDecoder()
@@ -210,8 +210,13 @@ export class WorkspaceFiles {
     return { paths, truncated, exitCode: end.exitCode }
   }
 
+  private get maxFiles(): number {
+    return this.options.maxFiles ?? 200_000
+  }
+
   private add(path: string): boolean {
-    if (this.set.has(path)) return false
+    // At the cap the list stays as it is: the watch's new files wait for a narrower workspace.
+    if (this.set.has(path) || this.set.size >= this.maxFiles) return false
     this.set.add(path)
     const folder = folderOf(path)
     this.folders.set(folder, (this.folders.get(folder) ?? 0) + 1)
