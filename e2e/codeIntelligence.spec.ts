@@ -192,7 +192,7 @@ test.describe('Python, with Pyright', () => {
     await editor.editor.locator('.view-lines').click()
     await page.keyboard.press('Control+T')
     await expect(dialog).toBeVisible()
-    const input = dialog.getByRole('combobox', { name: 'Symbol name' })
+    const input = dialog.getByRole('combobox')
     await expect(input).toBeFocused()
     const symbol = dialog.getByRole('option', { name: 'farewell_guest, function, py/helpers.py' })
     // Typed again if Pyright had not indexed the workspace yet when first asked.

@@ -10,7 +10,8 @@ test('lists local sandboxes and creates, opens, pauses, resumes and kills them',
   const table = page.getByRole('table', { name: 'Local sandboxes' })
   await expect(table.getByRole('row')).toHaveCount(2)
   await page.getByRole('button', { name: 'New sandbox' }).click()
-  await expect(page).toHaveURL(/\/sandbox\/[a-z0-9]{20}$/)
+  // Made while the other browser tests load the machine: creating may take more than a moment then.
+  await expect(page).toHaveURL(/\/sandbox\/[a-z0-9]{20}$/, { timeout: 20_000 })
   const created = page.url().split('/').pop() as string
   const wb = new WorkbenchPage(page)
   await expect(wb.state).toHaveText('Running')
