@@ -75,6 +75,8 @@ test.describe('Python, with Pyright', () => {
     await editor.editable()
     await expect(page.getByRole('button', { name: /^Problems: 1 error/ })).toBeVisible({ timeout: 60_000 })
     await editor.open('py/helpers.py')
+    // Loaded (a file that finishes loading takes the keyboard), before the keyboard moves on.
+    await editor.editable()
 
     await page.keyboard.press('Control+Shift+M')
     const tree = page.getByRole('tree', { name: 'Problems' })

@@ -47,7 +47,10 @@ export function ProblemTree({
 }) {
   const scroller = useRef<HTMLDivElement>(null)
   const rowId = useId()
-  const [active, setActive] = useState(0)
+  // The active row by its key, so a keyboard user keeps their place while the servers' reports
+  // change the rows around it (by its last index when it is gone).
+  const [active, setActiveRow] = useState<{ key?: string; index: number }>({ index: 0 })
+  const setActive = (at: number) => setActiveRow({ key: rows[at]?.key, index: at })
   const rowHeight = useMediaQuery(touchFirst) ? rowHeights.touch : rowHeights.pointer
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -55,7 +58,8 @@ export function ProblemTree({
     estimateSize: () => rowHeight,
     overscan: 16,
   })
-  const index = Math.min(active, rows.length - 1)
+  const kept = active.key === undefined ? -1 : rows.findIndex((row) => row.key === active.key)
+  const index = kept >= 0 ? kept : Math.min(active.index, rows.length - 1)
   const current = rows[index]
   // biome-ignore lint/correctness/useExhaustiveDependencies: rows are placed again at a new height
   useEffect(() => virtualizer.measure(), [rowHeight])
