@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { type Browser, chromium, type Page } from '@playwright/test'
+import { chromium, type Page } from '@playwright/test'
 import { chromiumLaunchOptions } from '../e2e/chromium'
 import { EditorPage } from '../e2e/pages/EditorPage'
 import { WorkbenchPage } from '../e2e/pages/WorkbenchPage'
@@ -10,6 +10,7 @@ import { freePort, LocalStack } from '../e2e/stack'
 import { defaultLanguageTable } from '../src/contract/languageTable'
 import { clientCapabilities } from '../src/sandbox/language/clientCapabilities'
 import { launchCommand } from '../src/sandbox/language/languageTable'
+import { freshPage } from './freshPage'
 import { type Figure, median, percentile } from './table'
 
 /**
@@ -162,7 +163,7 @@ export async function lspFigures(): Promise<Figure[]> {
       const samples: number[] = []
       for (let i = 0; i < colds; i++) {
         await killServers()
-        const page = await newPage(browser)
+        const page = await freshPage(browser, 'lsp')
         await new WorkbenchPage(page).goto(stack.link())
         const editor = new EditorPage(page)
         const path = `lspbench/${language.file}`
@@ -179,7 +180,7 @@ export async function lspFigures(): Promise<Figure[]> {
     await killServers()
 
     // Warm: one page with both files open.
-    const page = await newPage(browser)
+    const page = await freshPage(browser, 'lsp')
     await new WorkbenchPage(page).goto(stack.link())
     const editor = new EditorPage(page)
     await page.evaluate(watchKeysAndRows)
@@ -258,16 +259,6 @@ export async function lspFigures(): Promise<Figure[]> {
     await browser.close()
     await stack.dispose()
   }
-}
-
-async function newPage(browser: Browser): Promise<Page> {
-  // A context of its own: its own tab id, so its own servers.
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
-  const page = await context.newPage()
-  // tsx names functions with an __name() helper; code sent to page.evaluate runs without it.
-  await page.addInitScript('globalThis.__name = (f) => f')
-  page.on('pageerror', (e) => console.error('lsp bench: page error', e.message))
-  return page
 }
 
 /**

@@ -12,6 +12,7 @@ import { freePort, LocalStack } from '../e2e/stack'
 import { gitEnv } from '../src/sandbox/git/gitCommand'
 import { ripgrepArgs } from '../src/sandbox/search/searchCommands'
 import { defaultMaxResults, type TextQuery } from '../src/sandbox/search/textQuery'
+import { freshPage } from './freshPage'
 import { type Figure, median, percentile } from './table'
 
 /**
@@ -113,7 +114,7 @@ export async function searchFigures(): Promise<Figure[]> {
       `search bench: ${n(fileCount)} files, ${(tree.bytes / 2 ** 30).toFixed(2)} GiB made in ${((Date.now() - made) / 1000).toFixed(0)} s`,
     )
 
-    const page = await newPage(browser)
+    const page = await freshPage(browser, 'search')
     await new WorkbenchPage(page).goto(stack.link())
     const find = await findInFiles(page, (pattern) => rgFloor(sh, home, pattern), tree.rareFiles)
     const goTo = await goToFile(page)
@@ -192,17 +193,6 @@ export async function searchFigures(): Promise<Figure[]> {
     await browser.close()
     await stack.dispose()
   }
-}
-
-async function newPage(browser: Browser): Promise<Page> {
-  // A context of its own: a fresh page, with nothing of another's in memory.
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
-  const page = await context.newPage()
-  // tsx names functions with an __name() helper; code sent to page.evaluate runs without it.
-  await page.addInitScript('globalThis.__name = (f) => f')
-  page.on('crash', () => console.error('search bench: the page crashed'))
-  page.on('pageerror', (e) => console.error('search bench: page error', e.message))
-  return page
 }
 
 type Sh = (script: string) => Promise<string>
@@ -489,7 +479,7 @@ async function sourceControl(
   const fromKey: number[] = []
   const fromLoad: number[] = []
   for (let i = 0; i < scmPages; i++) {
-    const page = await newPage(browser)
+    const page = await freshPage(browser, 'search')
     const loadStart = Date.now()
     await new WorkbenchPage(page).goto(stack.link())
     // From the key to the group's row shown, timed here (Playwright's wait polls each frame).
