@@ -30,6 +30,17 @@ async function nextProblem(page: Page, editor: EditorPage): Promise<string> {
   return text
 }
 
+/** Opens the workbench and `path` in it, and waits until the server has underlined something. */
+async function openUnderlined(page: Page, path: string): Promise<{ wb: WorkbenchPage; editor: EditorPage }> {
+  const wb = new WorkbenchPage(page)
+  await wb.goto(stack.link())
+  const editor = new EditorPage(page)
+  await editor.open(path)
+  await editor.editable()
+  await expect(editor.editor.locator('.squiggly-error')).not.toHaveCount(0, { timeout: 60_000 })
+  return { wb, editor }
+}
+
 /** Puts the cursor on the first occurrence of `text` in the editor (its first character + offset). */
 async function cursorAt(page: Page, editor: EditorPage, text: string, offset = 0): Promise<void> {
   const lines = (await editor.text()).split('\n')
@@ -56,12 +67,7 @@ test.describe('Python, with Pyright', () => {
   })
 
   test('a name that is not defined is underlined, and F8 says why', async ({ page }) => {
-    const wb = new WorkbenchPage(page)
-    await wb.goto(stack.link())
-    const editor = new EditorPage(page)
-    await editor.open('py/main.py')
-    await editor.editable()
-    await expect(editor.editor.locator('.squiggly-error')).not.toHaveCount(0, { timeout: 60_000 })
+    const { editor } = await openUnderlined(page, 'py/main.py')
     expect(await nextProblem(page, editor)).toContain('"undefined_name" is not defined')
   })
 
@@ -94,12 +100,7 @@ test.describe('Python, with Pyright', () => {
   })
 
   test('completion, hover and go to definition into a file that is not open', async ({ page }) => {
-    const wb = new WorkbenchPage(page)
-    await wb.goto(stack.link())
-    const editor = new EditorPage(page)
-    await editor.open('py/main.py')
-    await editor.editable()
-    await expect(editor.editor.locator('.squiggly-error')).not.toHaveCount(0, { timeout: 60_000 })
+    const { editor } = await openUnderlined(page, 'py/main.py')
 
     // Hover on `greet` shows its signature from the other file.
     await cursorAt(page, editor, 'greet("ada")', 1)
@@ -127,12 +128,7 @@ test.describe('Python, with Pyright', () => {
   test('F2 renames across files: the open one becomes unsaved, the other is written; Save All saves', async ({
     page,
   }) => {
-    const wb = new WorkbenchPage(page)
-    await wb.goto(stack.link())
-    const editor = new EditorPage(page)
-    await editor.open('py/main.py')
-    await editor.editable()
-    await expect(editor.editor.locator('.squiggly-error')).not.toHaveCount(0, { timeout: 60_000 })
+    const { editor } = await openUnderlined(page, 'py/main.py')
     await cursorAt(page, editor, 'greet("ada")', 1)
     await page.keyboard.press('F2')
     const box = editor.editor.locator('.rename-box input')
@@ -151,12 +147,7 @@ test.describe('Python, with Pyright', () => {
 
   test('a change made in the terminal reaches the server; a killed server comes back', async ({ page }) => {
     await files.write(`${home}/py/uses.py`, 'from helpers import extra\n\nextra()\n')
-    const wb = new WorkbenchPage(page)
-    await wb.goto(stack.link())
-    const editor = new EditorPage(page)
-    await editor.open('py/uses.py')
-    await editor.editable()
-    await expect(editor.editor.locator('.squiggly-error')).not.toHaveCount(0, { timeout: 60_000 })
+    const { wb, editor } = await openUnderlined(page, 'py/uses.py')
     expect(await nextProblem(page, editor)).toContain('"extra" is unknown import symbol')
     await wb.run("printf 'def extra():\\n    return 1\\n' >> ~/py/helpers.py && echo appended", 'appended')
     await expect(editor.editor.locator('.squiggly-error')).toHaveCount(0, { timeout: 30_000 })
@@ -232,12 +223,7 @@ test.describe('TypeScript, with its own server', () => {
   test('a type error is underlined; F12, then F2 renames in the file not open; completion', async ({
     page,
   }) => {
-    const wb = new WorkbenchPage(page)
-    await wb.goto(stack.link())
-    const editor = new EditorPage(page)
-    await editor.open('ts/app.ts')
-    await editor.editable()
-    await expect(editor.editor.locator('.squiggly-error')).not.toHaveCount(0, { timeout: 60_000 })
+    const { editor } = await openUnderlined(page, 'ts/app.ts')
     expect(await nextProblem(page, editor)).toContain("Type 'string' is not assignable to type 'number'")
 
     await cursorAt(page, editor, 'shout("hi")', 1)
