@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page, test } from '@playwright/test'
+import { SearchPage } from './pages/SearchPage'
 import { screenshot, WorkbenchPage } from './pages/WorkbenchPage'
 import { stackForThisFile } from './stack'
 
@@ -149,6 +150,28 @@ test('follows the OS theme and remembers the layout of each sandbox across a rel
   await expect(explorer).toBeHidden()
   await page.keyboard.press('Control+Shift+E')
   await expect(explorer).toBeVisible()
+})
+
+test('a view’s key pressed before the views’ code has arrived is done when it arrives', async ({ page }) => {
+  // The activity bar's code comes after the page renders; hold it back to press the key first.
+  let release = () => {}
+  const held = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  await page.route(/\/assets\/viewActions-[^/]*\.js$/, async (route) => {
+    await held
+    await route.continue()
+  })
+  const wb = new WorkbenchPage(page)
+  await wb.goto(stack.link())
+  const explorer = page.getByRole('navigation', { name: 'Explorer' })
+  await expect(explorer).toBeVisible()
+  const search = new SearchPage(page)
+  await page.keyboard.press('Control+Shift+F')
+  await expect(explorer).toBeVisible()
+  release()
+  await expect(page.getByRole('tab', { name: 'Search' })).toHaveAttribute('aria-selected', 'true')
+  await expect(search.query).toBeFocused()
 })
 
 test('long-lived streams never starve other calls over HTTP/1.1: each gets a host shard of its own', async ({

@@ -11,6 +11,7 @@ import { type Theme, type ThemeChoice, useThemeStore } from '../ui/themeStore'
 import { useExternalStore } from '../ui/useExternalStore'
 import { useOpenedOnce } from '../ui/useOpenedOnce'
 import { useWorkspace } from '../workbench/useWorkspace'
+import { viewKeys } from '../workbench/viewKeys'
 import { WorkbenchLayout } from '../workbench/WorkbenchLayout'
 import type { Workspace } from '../workbench/Workspace'
 import { workbenchCommands } from './commands'
@@ -60,6 +61,23 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Them
     () => views?.viewActions(workspace, layoutKey, visibility.explorer, () => toggle(layoutKey, 'explorer')),
     [views, workspace, layoutKey, visibility.explorer, toggle],
   )
+  // A view's key pressed before their code is there is done when it arrives.
+  const [early] = useState(() => ({ action: undefined as string | undefined }))
+  const earlyKeys = useMemo(
+    () =>
+      viewKeys.map(({ action, ...key }) => ({
+        ...key,
+        run: () => {
+          early.action = action
+        },
+      })),
+    [early],
+  )
+  useEffect(() => {
+    if (!actions || !early.action) return
+    actions.run(early.action)
+    early.action = undefined
+  }, [actions, early])
   const scm = useExternalStore(sourceControl)
   const scmSnap = useExternalStore(scm ?? noGit)
   // Source control's palette entries come with its code, after the page renders.
@@ -113,8 +131,8 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Them
   const shortcuts = useMemo(
     () => [
       { key: 'p', ctrl: true, shift: true, run: () => setPaletteOpen((open) => !open) },
-      // The sidebar's views' own (Ctrl+Shift+E, F, G, H, Ctrl+P, Ctrl+T), once their code is there.
-      ...(actions?.shortcuts ?? []),
+      // The sidebar's views' own (Ctrl+Shift+E, F, G, H, Ctrl+P, Ctrl+T): kept until their code is there.
+      ...(actions?.shortcuts ?? earlyKeys),
       { key: '`', ctrl: true, run: () => toggle(layoutKey, 'terminal') },
       { key: '~', ctrl: true, shift: true, run: () => terminals.create() },
       { key: 'PageDown', ctrl: true, run: () => terminals.cycle(1) },
@@ -122,7 +140,7 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Them
       { key: 's', ctrl: true, alt: true, run: () => void editor.saveAll() },
       ...(language ? [{ key: 'm', ctrl: true, shift: true, run: showProblems }] : []),
     ],
-    [layoutKey, toggle, terminals, editor, language, showProblems, actions],
+    [layoutKey, toggle, terminals, editor, language, showProblems, actions, earlyKeys],
   )
   useGlobalShortcuts(shortcuts)
 

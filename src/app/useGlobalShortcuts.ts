@@ -1,13 +1,9 @@
 import { useEffect } from 'react'
 
+import type { KeyCombination } from '../workbench/viewKeys'
+
 /** A key combination and what it does; `ctrl` means Cmd on macOS, `alt` Option. */
-export interface Shortcut {
-  key: string
-  ctrl?: boolean
-  shift?: boolean
-  alt?: boolean
-  /** Only while this holds (a key a focused terminal keeps for itself). */
-  when?(): boolean
+export interface Shortcut extends KeyCombination {
   run(): void
 }
 

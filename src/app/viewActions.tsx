@@ -7,7 +7,7 @@ import { useExternalStore } from '../ui/useExternalStore'
 import { useOpenedOnce } from '../ui/useOpenedOnce'
 import { sideViewFocus, useActivityStore } from '../workbench/activityStore'
 import { searchOf } from '../workbench/loadSearch'
-import { sideViews } from '../workbench/Sidebar'
+import { viewKeys } from '../workbench/viewKeys'
 import type { Workspace } from '../workbench/Workspace'
 import type { Command } from './commands'
 import type { Shortcut } from './useGlobalShortcuts'
@@ -15,9 +15,6 @@ import type { Shortcut } from './useGlobalShortcuts'
 const nothing = { subscribe: () => () => {}, getSnapshot: () => undefined }
 const GoToFile = lazyNamed(() => import('../features/search/GoToFile'), 'GoToFile')
 const GoToSymbol = lazyNamed(() => import('../features/search/GoToSymbol'), 'GoToSymbol')
-
-/** The keyboard is in a terminal (its screen, or its own find box). */
-const focusInTerminal = () => !!document.activeElement?.closest('.terminal')
 
 /** Whether a quick pick is open (one workbench per page). */
 function openState() {
@@ -38,6 +35,8 @@ const goToSymbol = openState()
 export interface ViewActions {
   /** Shows a view (and the sidebar, if hidden); with `focus`, the view takes the keyboard. */
   showView(id: string, options?: { focus?: boolean }): void
+  /** Does what a key of `viewKeys` names. */
+  run(action: string): void
   shortcuts: Shortcut[]
   /** The palette's entries, as the sandbox's state allows them now. */
   commands(): Command[]
@@ -45,12 +44,9 @@ export interface ViewActions {
 
 /**
  * The activity bar's side of the workbench, fetched after the page renders (it stays out of the
- * first page's script): each view's shortcut from the list of views (Ctrl+Shift+E toggles the
- * sidebar when the Explorer is what it shows, as the shortcut did before there were views;
- * Ctrl+Shift+F is the terminal's own find while a terminal has the keyboard), Ctrl+Shift+H for
- * Replace in Files, Ctrl+P for Go to File and Ctrl+T for Go to Symbol in Workspace (a shell's
- * Ctrl+P and Ctrl+T stay the terminal's, as the project's rule for shortcuts says), and their
- * palette entries.
+ * first page's script): what the keys of `viewKeys` do (Ctrl+Shift+E toggles the sidebar when
+ * the Explorer is what it shows, as the shortcut did before there were views; Ctrl+Shift+H is
+ * Replace in Files, Ctrl+P Go to File, Ctrl+T Go to Symbol in Workspace), and their palette entries.
  */
 export function viewActions(
   workspace: Workspace,
@@ -82,25 +78,14 @@ export function viewActions(
       if (reveal()) stop()
     })
   }
-  const notInTerminal = () => !focusInTerminal()
-  const shortcuts: Shortcut[] = sideViews.flatMap(({ id, key, terminalKeepsKey }) =>
-    key
-      ? [
-          {
-            key,
-            ctrl: true,
-            shift: true,
-            ...(terminalKeepsKey ? { when: notInTerminal } : {}),
-            run: id === 'explorer' ? showExplorer : () => showView(id),
-          },
-        ]
-      : [],
-  )
-  shortcuts.push(
-    { key: 'h', ctrl: true, shift: true, run: showReplace },
-    { key: 'p', ctrl: true, when: notInTerminal, run: () => goToFile.set(true) },
-    { key: 't', ctrl: true, when: notInTerminal, run: () => goToSymbol.set(true) },
-  )
+  const actions: Record<string, () => void> = {
+    explorer: showExplorer,
+    replace: showReplace,
+    goToFile: () => goToFile.set(true),
+    goToSymbol: () => goToSymbol.set(true),
+  }
+  const run = (action: string) => (actions[action] ?? (() => showView(action)))()
+  const shortcuts: Shortcut[] = viewKeys.map(({ action, ...key }) => ({ ...key, run: () => run(action) }))
   const commands = (): Command[] => [
     {
       id: 'view.search',
@@ -131,7 +116,7 @@ export function viewActions(
       run: () => goToSymbol.set(true),
     },
   ]
-  return { showView, shortcuts, commands }
+  return { showView, run, shortcuts, commands }
 }
 
 /** The quick picks: Go to File and Go to Symbol in Workspace. */

@@ -1,9 +1,10 @@
+import { Suspense } from 'react'
 import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels'
 import { ExplorerPanel } from '../features/files/ExplorerPanel'
 import { PortsPanel } from '../features/ports/PortsPanel'
-import { ProblemsPanel } from '../features/problems/ProblemsPanel'
 import { ProcessPanel } from '../features/processes/ProcessPanel'
 import { browserStorage } from '../ui/browserStorage'
+import { lazyNamed } from '../ui/lazyNamed'
 import { useExternalStore } from '../ui/useExternalStore'
 import type { SideViewProps } from './sideViews'
 
@@ -13,6 +14,8 @@ import type { SideViewProps } from './sideViews'
  * nothing to focus in it for keyboard users.
  */
 const ownScrolling = { overflow: 'hidden' } as const
+// Only a workspace with language servers has problems: their panel's code comes when it shows.
+const ProblemsPanel = lazyNamed(() => import('../features/problems/ProblemsPanel'), 'ProblemsPanel')
 const nothing = { subscribe: () => () => {}, getSnapshot: () => undefined }
 
 /** The Explorer view: the files above the process list, the ports and the problems, resizable. */
@@ -51,7 +54,9 @@ export function ExplorerStack({
         <>
           <Separator className="separator" aria-label="Resize problems" />
           <Panel id="problems" defaultSize="20%" minSize="8%" style={ownScrolling}>
-            <ProblemsPanel {...problems} />
+            <Suspense fallback={null}>
+              <ProblemsPanel {...problems} />
+            </Suspense>
           </Panel>
         </>
       )}

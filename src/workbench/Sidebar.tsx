@@ -4,10 +4,9 @@ import { Icon } from '../ui/Icon'
 import { sideViewFocus, useActiveView, useActivityStore } from './activityStore'
 import type { SidebarProps } from './sidebarProps'
 import { type SideView, sideViews } from './sideViews'
+import { viewKeyOf } from './viewKeys'
 
 export type { SidebarProps, SidebarSourceControl } from './sidebarProps'
-// The list of views, for the workbench's shortcuts: from here, so the two share one chunk.
-export { sideViews } from './sideViews'
 
 /**
  * The left column: VS Code's activity bar and the view it selects (Explorer, Search, Source
@@ -42,24 +41,27 @@ export function Sidebar(props: SidebarProps) {
         aria-orientation="vertical"
         onKeyDown={onKeyDown}
       >
-        {views.map(({ id, title, icon, key }) => (
-          <button
-            key={id}
-            id={`activity-tab-${id}`}
-            type="button"
-            role="tab"
-            className="activity-tab"
-            aria-selected={id === active?.id}
-            aria-controls={`activity-panel-${id}`}
-            aria-label={title}
-            aria-keyshortcuts={key && `Control+Shift+${key.toUpperCase()}`}
-            title={key ? `${title} (Ctrl+Shift+${key.toUpperCase()})` : title}
-            tabIndex={id === active?.id ? 0 : -1}
-            onClick={() => select(id)}
-          >
-            <Icon name={icon} />
-          </button>
-        ))}
+        {views.map(({ id, title, icon }) => {
+          const key = viewKeyOf(id)?.toUpperCase()
+          return (
+            <button
+              key={id}
+              id={`activity-tab-${id}`}
+              type="button"
+              role="tab"
+              className="activity-tab"
+              aria-selected={id === active?.id}
+              aria-controls={`activity-panel-${id}`}
+              aria-label={title}
+              aria-keyshortcuts={key && `Control+Shift+${key}`}
+              title={key ? `${title} (Ctrl+Shift+${key})` : title}
+              tabIndex={id === active?.id ? 0 : -1}
+              onClick={() => select(id)}
+            >
+              <Icon name={icon} />
+            </button>
+          )
+        })}
       </div>
       {views.map((view) => (
         <div

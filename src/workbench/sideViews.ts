@@ -13,10 +13,6 @@ export interface SideView {
   title: string
   /** A codicon's name. */
   icon: string
-  /** Ctrl+Shift+<key> shows it ("f": Ctrl+Shift+F). */
-  key?: string
-  /** A terminal that has the keyboard keeps the key (Ctrl+Shift+F is its own find). */
-  terminalKeepsKey?: boolean
   /** Whether the workspace has it (source control where it is on); always, without. */
   when?(props: SidebarProps): boolean
   /** The view; one that is not the first a sidebar shows is fetched when it first shows. */
@@ -32,22 +28,18 @@ export const sideViews: readonly SideView[] = [
     id: 'explorer',
     title: 'Explorer',
     icon: 'files',
-    key: 'e',
     view: ExplorerStack,
   },
   {
     id: 'search',
     title: 'Search',
     icon: 'search',
-    key: 'f',
-    terminalKeepsKey: true,
     view: lazyNamed(() => import('./SearchSideView'), 'SearchSideView'),
   },
   {
     id: 'scm',
     title: 'Source Control',
     icon: 'source-control',
-    key: 'g',
     when: (p) => !!p.sourceControl,
     view: lazyNamed(() => import('./ScmSideView'), 'ScmSideView'),
   },
