@@ -45,3 +45,21 @@ export const attachedPidsHeader = 'X-Attached-Pids'
  * to disk as it streams in, whatever its type, instead of showing it.
  */
 export const downloadParam = 'download'
+
+/**
+ * A full disk (POST /files answers envd's 507 with envd's words, "not enough disk space available"
+ * or "not enough inodes available"): this runtime adds what is left, ` (N bytes free)` with N from
+ * a statfs of the target's file system once the failed write is cleaned up, or ` (over the disk
+ * quota)` for EDQUOT. A client matching envd's words still finds them at the start.
+ */
+export const noSpaceDetail = {
+  free: (bytes: number) => ` (${Math.max(0, Math.floor(bytes))} bytes free)`,
+  quota: ' (over the disk quota)',
+}
+
+/** What a 507's message says is left: free bytes, 'quota', or undefined (envd says nothing of it). */
+export function noSpaceLeft(message: string): number | 'quota' | undefined {
+  if (message.endsWith(noSpaceDetail.quota)) return 'quota'
+  const free = / \((\d+) bytes free\)$/.exec(message)?.[1]
+  return free === undefined ? undefined : Number(free)
+}

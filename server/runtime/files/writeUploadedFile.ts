@@ -1,5 +1,5 @@
 import { constants } from 'node:fs'
-import { chmod, copyFile, lstat, open, readlink, realpath, stat, unlink } from 'node:fs/promises'
+import { chmod, copyFile, lstat, open, readlink, realpath, rename, stat, unlink } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -9,7 +9,7 @@ import { ensureDirectory } from '../filesystem/ensureDirectory'
 import { writeMetadata } from '../filesystem/fileMetadata'
 import { uploadTempName } from '../filesystem/uploadTempName'
 import type { User } from '../users'
-import { FilesError, writeFailure } from './filesError'
+import { FilesError, isNoSpace, spaceLeft, writeFailure } from './filesError'
 
 /**
  * Where writing `path` really lands: envd opens it with O_TRUNC, which follows a symlink, so
@@ -42,15 +42,52 @@ async function existingMode(path: string): Promise<number | undefined> {
   }
 }
 
+/** Room a copy needs beyond its bytes (ext4's extent blocks, rounding to blocks), with margin. */
+const copySlack = 1024 * 1024
+
+/** Removes a temporary file, if it is still there. */
+const removeTemp = (temp: string | undefined) =>
+  temp === undefined ? undefined : unlink(temp).catch(() => {})
+
+/**
+ * Copies the complete temporary file into `target` in place (O_TRUNC: the same inode) when the
+ * disk has room for a second copy: 'copied'. Else 'no room', nothing changed. A disk that fills
+ * up during the copy (or a quota, which statfs does not show) has cut the target short: the
+ * temporary file is renamed over it at once, 'renamed'.
+ */
+async function copyInPlace(
+  temp: string,
+  target: string,
+  dir: string,
+  size: number,
+  mode: number | undefined,
+): Promise<'copied' | 'no room' | 'renamed'> {
+  const left = await spaceLeft(dir)
+  if (left !== undefined && left.bytes < size + copySlack) return 'no room'
+  try {
+    // copyFile opens the target with O_TRUNC (never a new inode) and gives it the temp's mode.
+    await copyFile(temp, target)
+    return 'copied'
+  } catch (err) {
+    if (isNoSpace(err)) {
+      await rename(temp, target)
+      return 'renamed'
+    }
+    // A file this upload created and could not fill goes; an old one keeps what was copied.
+    if (mode === undefined) await unlink(target).catch(() => {})
+    throw err
+  }
+}
+
 /**
  * Streams `source` into `path` for `user`, as envd's upload does: missing parents are created
- * (0755, owned by the user), the file is written in place (the same inode, so hard links see the
- * new content and watchers see WRITE, as with envd's O_TRUNC write), an existing file keeps its
- * mode, and the file is owned by the user and gets exactly `metadata`. The body is received into
- * a hidden temporary file beside the target first and copied in only once complete, so a
- * request that fails or is cut off half-way never leaves a truncated file (envd would). A
- * failure of the copy itself (a full disk) can, as with envd. The copy needs the upload's size
- * twice on disk for a moment.
+ * (0755, owned by the user), an existing file keeps its mode, and the file is owned by the user
+ * and gets exactly `metadata`. The body is received into a hidden temporary file beside the target
+ * first, so a request that fails or is cut off half-way, or a disk that fills up, leaves the old
+ * file whole (envd would truncate it) and no temporary file. The complete file is then written in
+ * place, as envd's O_TRUNC write (the same inode, so hard links see the new content and watchers
+ * see WRITE), where the disk has room for it twice; where it has not, the temporary file, given
+ * the owner, mode and metadata first, is renamed over the target (a new inode, all at once).
  */
 export async function writeUploadedFile(
   source: Readable,
@@ -72,23 +109,28 @@ export async function writeUploadedFile(
     temp = join(dir, uploadTempName())
     const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o666)
     await pipeline(source, handle.createWriteStream())
-    // copyFile opens the target with O_TRUNC (never a new inode) and gives it the temp's mode.
     if (mode !== undefined) await chmod(temp, mode)
-    try {
-      await copyFile(temp, target)
-    } catch (err) {
-      // A file this upload created and could not fill goes; an old one keeps what was copied.
-      if (mode === undefined) await unlink(target).catch(() => {})
-      throw err
+    const written = temp
+    const finish = async (file: string) => {
+      await chownToUser(file, user)
+      // After chown, which clears setuid bits, and unmasked, so the old mode comes back exactly.
+      if (mode !== undefined) await chmod(file, mode)
+      await writeMetadata(file, metadata)
     }
-    await chownToUser(target, user)
-    // After chown, which clears setuid bits, and unmasked, so the old mode comes back exactly.
-    if (mode !== undefined) await chmod(target, mode)
-    await writeMetadata(target, metadata)
+    const placed = await copyInPlace(written, target, dir, (await stat(written)).size, mode)
+    if (placed === 'no room') {
+      // Owned, moded and labelled before it takes the target's place, so that happens at once.
+      await finish(written)
+      await rename(written, target)
+    } else await finish(target)
+    if (placed !== 'copied') temp = undefined
   } catch (err) {
     source.resume()
+    // Gone before the failure is told, so the free space it tells is what is left.
+    await removeTemp(temp)
+    temp = undefined
     throw await writeFailure(err, dir, 'error writing file')
   } finally {
-    if (temp !== undefined) await unlink(temp).catch(() => {})
+    await removeTemp(temp)
   }
 }
