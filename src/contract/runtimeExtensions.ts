@@ -52,14 +52,12 @@ export const downloadParam = 'download'
  * a statfs of the target's file system once the failed write is cleaned up, or ` (over the disk
  * quota)` for EDQUOT. A client matching envd's words still finds them at the start.
  */
-export const noSpaceDetail = {
-  free: (bytes: number) => ` (${Math.max(0, Math.floor(bytes))} bytes free)`,
-  quota: ' (over the disk quota)',
-}
+export const noSpaceFree = (bytes: number) => ` (${Math.max(0, Math.floor(bytes))} bytes free)`
+export const noSpaceQuota = ' (over the disk quota)'
 
 /** What a 507's message says is left: free bytes, 'quota', or undefined (envd says nothing of it). */
 export function noSpaceLeft(message: string): number | 'quota' | undefined {
-  if (message.endsWith(noSpaceDetail.quota)) return 'quota'
+  if (message.endsWith(noSpaceQuota)) return 'quota'
   const free = / \((\d+) bytes free\)$/.exec(message)?.[1]
   return free === undefined ? undefined : Number(free)
 }

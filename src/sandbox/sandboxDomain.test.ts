@@ -29,6 +29,32 @@ describe('sandboxError', () => {
     expect(isNotFound(new FilesError(404, 'x'))).toBe(true)
     expect(isNotFound(new Error('not found'))).toBe(false)
   })
+
+  it('says a full disk in the IDE’s words, with the free space where the runtime tells it', () => {
+    const said = (message: string) => sandboxError(new FilesError(507, message))
+    expect(said('not enough disk space available (413696 bytes free)')).toMatchObject({
+      kind: 'no-space',
+      message: 'No space left in the sandbox (0.4 MB free)',
+    })
+    expect(said('not enough disk space available (0 bytes free)').message).toBe(
+      'No space left in the sandbox (0 MB free)',
+    )
+    expect(said(`not enough disk space available (${3 * 1024 * 1024 + 1} bytes free)`).message).toBe(
+      'No space left in the sandbox (3 MB free)',
+    )
+    expect(said(`not enough disk space available (${812 * 1024 * 1024 + 400_000} bytes free)`).message).toBe(
+      'No space left in the sandbox (812 MB free)',
+    )
+    // envd's own words (E2B) tell no figure; a quota has none to tell.
+    expect(said('not enough disk space available').message).toBe('No space left in the sandbox')
+    expect(said('not enough disk space available (over the disk quota)').message).toBe(
+      'No space left in the sandbox (over its disk quota)',
+    )
+    expect(said('not enough inodes available (1048576 bytes free)').message).toBe(
+      'No space left in the sandbox: too many files (1 MB free)',
+    )
+    expect(said('not enough inodes available').message).toBe('No space left in the sandbox: too many files')
+  })
 })
 
 describe('sandboxFiles', () => {

@@ -1,6 +1,7 @@
 import { Code, ConnectError } from '@connectrpc/connect'
 import { FilesError } from '../api/files'
 import { ApiError } from '../api/ideApi'
+import { noSpaceLeft } from '../contract/runtimeExtensions'
 
 /** What went wrong with a call to a sandbox, in the few kinds the IDE acts on. */
 export type SandboxErrorKind =
@@ -49,10 +50,33 @@ function kindOfStatus(status: number): SandboxErrorKind {
   return 'failed'
 }
 
-/** The SandboxError for anything a Connect call or /files threw, with the server's own words. */
+/**
+ * The IDE's words for envd's 507 wherever a write runs out of room, with what is left where this
+ * project's runtime tells it (src/contract/runtimeExtensions.ts), in MB as `df -h` counts them:
+ * "No space left in the sandbox (0.4 MB free)"; without a figure against envd.
+ */
+export function noSpaceMessage(serverMessage: string): string {
+  const left = noSpaceLeft(serverMessage)
+  const mb = typeof left === 'number' ? left / 1048576 : -1
+  const detail =
+    left === 'quota'
+      ? 'over its disk quota'
+      : mb < 0
+        ? ''
+        : `${mb < 10 ? +mb.toFixed(1) : Math.round(mb)} MB free`
+  const files = serverMessage.includes('inodes') ? ': too many files' : ''
+  return `No space left in the sandbox${files}${detail && ` (${detail})`}`
+}
+
+/**
+ * The SandboxError for anything a Connect call or /files threw, with the server's own words; a
+ * full disk with the IDE's (noSpaceMessage).
+ */
 export function sandboxError(err: unknown): SandboxError {
   if (err instanceof SandboxError) return err
   if (err instanceof ConnectError) return new SandboxError(byCode[err.code] ?? 'failed', err.rawMessage)
+  if (err instanceof FilesError && err.status === 507)
+    return new SandboxError('no-space', noSpaceMessage(err.message))
   if (err instanceof FilesError) return new SandboxError(kindOfStatus(err.status), err.message)
   // The stack's 401: this browser has not signed in with the IDE's link (or the token was rotated).
   if (err instanceof ApiError)

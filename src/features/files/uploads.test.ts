@@ -8,7 +8,8 @@ describe('UploadQueue', () => {
     const queue = new UploadQueue(
       {
         upload: async (path: string) => {
-          if (path.endsWith('big.bin')) throw new SandboxError('no-space', 'not enough disk space available')
+          if (path.endsWith('big.bin'))
+            throw new SandboxError('no-space', 'No space left in the sandbox (0.4 MB free)')
           uploaded.push(path)
         },
       },
@@ -24,7 +25,7 @@ describe('UploadQueue', () => {
     expect(uploaded).toEqual(['/home/user/up/a.txt'])
     expect(queue.getSnapshot().find((u) => u.state === 'failed')).toMatchObject({
       path: '/home/user/up/sub/big.bin',
-      error: 'Not enough space in the sandbox: not enough disk space available',
+      error: 'No space left in the sandbox (0.4 MB free)',
     })
   })
 })

@@ -120,11 +120,8 @@ export class UploadQueue {
             this.update(next.id, { state: 'queued' })
             return
           }
-          const error =
-            failure.kind === 'no-space'
-              ? `Not enough space in the sandbox: ${failure.message}`
-              : failure.message
-          if (!signal.aborted) this.update(next.id, { state: 'failed', error })
+          // A full disk's message is the domain layer's own: "No space left in the sandbox (N MB free)".
+          if (!signal.aborted) this.update(next.id, { state: 'failed', error: failure.message })
         }
         this.files.delete(next.id)
         this.controllers.delete(next.id)
