@@ -113,6 +113,8 @@ describe('platform over HTTPS with HTTP/2', () => {
   it('answers on https, with HTTP/2 by ALPN and HTTP/1.1 for clients that ask for it', async () => {
     expect(tp.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/)
     expect(session.alpnProtocol).toBe('h2')
+    // As Go's servers (issue 45); slowClients.test.ts has the server's bounds.
+    expect(session.remoteSettings.maxConcurrentStreams).toBe(250)
     const viaH1 = await h1(tp.platform.port, {
       path: `/sandboxes/${id}`,
       headers: { 'X-API-Key': tp.apiKey },
