@@ -6,6 +6,7 @@ import { defaultSandboxLimits, parsePlatformConfig, platformUsage } from './conf
 import { ideLink } from './platform/access/ideLink'
 import { ensureDefaultSandbox } from './platform/defaultSandbox'
 import { startPlatform } from './platform/platformServer'
+import { DamagedRecordError } from './platform/recordFile'
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..')
 const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`)
@@ -26,7 +27,17 @@ if (config.templatesDir && !statSync(config.templatesDir, { throwIfNoEntry: fals
   process.exit(2)
 }
 
-const platform = await startPlatform(config, { projectRoot, log })
+let platform: Awaited<ReturnType<typeof startPlatform>>
+try {
+  platform = await startPlatform(config, { projectRoot, log })
+} catch (err) {
+  // A damaged record is the user's to mend (or move away): said in a line, no stack trace.
+  if (!(err instanceof DamagedRecordError)) throw err
+  console.error(
+    `npm start: ${err.message}. Nothing was changed: mend it, or move it away to start without what it holds.`,
+  )
+  process.exit(1)
+}
 const relativeData = relative(process.cwd(), config.dataDir)
 const shownData = relativeData.startsWith('..') ? config.dataDir : relativeData || '.'
 const networks = {

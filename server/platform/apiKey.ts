@@ -1,6 +1,6 @@
-import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { newSecret } from './ids'
+import { readRecordFile, writeRecordFile } from './recordFile'
 
 /**
  * The platform API key: the configured one, or the one kept in the data folder, or a new one
@@ -9,11 +9,9 @@ import { newSecret } from './ids'
 export function platformApiKey(dataDir: string, configured?: string): { key: string; generated: boolean } {
   if (configured) return { key: configured, generated: false }
   const file = join(dataDir, 'api-key')
-  try {
-    const stored = readFileSync(file, 'utf8').trim()
-    if (stored) return { key: stored, generated: false }
-  } catch {}
+  const stored = readRecordFile(file)?.trim()
+  if (stored) return { key: stored, generated: false }
   const key = newSecret('sk_local_')
-  writeFileSync(file, `${key}\n`, { mode: 0o600 })
+  writeRecordFile(file, `${key}\n`)
   return { key, generated: true }
 }

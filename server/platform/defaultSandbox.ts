@@ -1,5 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { readRecordFile, writeRecordFile } from './recordFile'
 import type { SandboxManager } from './sandboxManager'
 
 /** Where the IDE's default sandbox id is kept, so every start opens the same sandbox. */
@@ -8,11 +8,7 @@ function defaultSandboxFile(dataDir: string): string {
 }
 
 function storedId(dataDir: string): string | undefined {
-  try {
-    return readFileSync(defaultSandboxFile(dataDir), 'utf8').trim() || undefined
-  } catch {
-    return undefined
-  }
+  return readRecordFile(defaultSandboxFile(dataDir))?.trim() || undefined
 }
 
 /** The default sandbox's id while the platform still has that sandbox; null otherwise. */
@@ -39,6 +35,6 @@ export async function ensureDefaultSandbox(
     autoPause: true,
     metadata: { purpose: 'ide-default' },
   })
-  writeFileSync(defaultSandboxFile(dataDir), `${record.sandboxID}\n`)
+  writeRecordFile(defaultSandboxFile(dataDir), `${record.sandboxID}\n`, 0o644)
   return record.sandboxID
 }

@@ -60,6 +60,9 @@ export async function startPlatform(
   { projectRoot, log }: { projectRoot: string; log: (line: string) => void },
 ): Promise<RunningPlatform> {
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
+  // Read before anything is mounted: a damaged file of sandboxes stops the start right here.
+  const store = new SandboxStore(config.dataDir)
+  const storedSandboxes = store.load()
   const { key, generated } = platformApiKey(config.dataDir, config.apiKey)
   const ideToken = new IdeToken(config.dataDir)
   ideToken.current()
@@ -86,7 +89,7 @@ export async function startPlatform(
     disks,
   })
   const templates = new TemplateCatalog(config.templatesDir ?? join(projectRoot, 'labs'))
-  const manager = new SandboxManager(new SandboxStore(config.dataDir), launcher, {
+  const manager = new SandboxManager(store, launcher, {
     dataDir: config.dataDir,
     maxSandboxes: config.maxSandboxes,
     defaultTimeoutSeconds: config.sandboxTimeout,
@@ -96,10 +99,10 @@ export async function startPlatform(
     sandboxLimits: { ...defaultSandboxLimits, ...config.sandboxLimits },
     disks,
   })
-  manager.restore()
+  manager.restore(storedSandboxes)
   // An E2B sandbox's links and verdicts go when its class ends; E2B answers for one that is gone.
   const stillExists = (s: SandboxRef) => s.remoteId !== undefined || manager.has(s.sandboxId)
-  const joinLinks = new JoinLinks(config.dataDir, stillExists)
+  const joinLinks = new JoinLinks(config.dataDir, stillExists, log)
   const portAccess = new PortAccess(joinLinks, {
     ...(config.domain ? { domain: config.domain } : {}),
     secure: config.tls === true,
@@ -113,7 +116,7 @@ export async function startPlatform(
   const api = platformApi(manager, { apiKey: key, envdVersion, isolation: launcher.isolation, log })
   const router = sandboxRouter(manager, { httpTunnel: !config.noHttpTunnel })
   const sandboxTarget = sandboxTargets(config.domain)
-  const classBoard = new ClassBoard(config.dataDir, joinLinks, router.lastActivity, stillExists)
+  const classBoard = new ClassBoard(config.dataDir, joinLinks, router.lastActivity, stillExists, log)
   const ide = ideApi({
     manager,
     templates,

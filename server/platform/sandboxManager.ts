@@ -84,11 +84,11 @@ export class SandboxManager {
   }
 
   /**
-   * Loads the stored sandboxes. Their processes ended with the previous platform, so each comes
-   * back paused, with its files, and says so: resuming starts a fresh runtime.
+   * Takes back the stored sandboxes (`SandboxStore.load`). Their processes ended with the previous
+   * platform, so each comes back paused, with its files, and says so: resuming starts a fresh runtime.
    */
-  restore(): void {
-    for (const record of this.store.load()) {
+  restore(records: SandboxRecord[]): void {
+    for (const record of records) {
       this.entries.set(record.sandboxID, {
         record: { ...record, state: 'paused', processesLost: true },
         queue: Promise.resolve(),

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
-import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { statSync } from 'node:fs'
 import { join } from 'node:path'
+import { readRecordFile, writeRecordFile } from '../recordFile'
 
 /** The file in the data folder that holds the IDE's token. */
 export const ideTokenFileName = 'ide-token'
@@ -31,7 +32,7 @@ export class IdeToken {
     if (!stat) return this.rotate()
     const stamp = `${stat.mtimeMs}:${stat.size}:${stat.ino}`
     if (this.cached?.stamp === stamp) return this.cached.token
-    const token = readFileSync(this.path, 'utf8').trim()
+    const token = readRecordFile(this.path)?.trim()
     if (!token) return this.rotate()
     this.cached = { token, stamp }
     return token
@@ -40,10 +41,8 @@ export class IdeToken {
   /** Replaces the token with a new one: every link and browser signed in with the old one stops working. */
   rotate(): string {
     const token = newIdeToken()
-    // Written beside and renamed, so a reader never sees half a token.
-    const partial = `${this.path}.${process.pid}.partial`
-    writeFileSync(partial, `${token}\n`, { mode: 0o600 })
-    renameSync(partial, this.path)
+    // A record file: a reader never sees half a token, and a power cut never loses a new one.
+    writeRecordFile(this.path, `${token}\n`)
     this.cached = undefined
     return token
   }

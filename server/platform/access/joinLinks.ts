@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { PlatformError } from '../platformError'
+import { readJsonRecordOrSetAside, writeRecordFile } from '../recordFile'
 import { type SandboxRef, sameSandbox } from '../sandboxRef'
 
 /** A student's way into one sandbox: a join link's token, then the session it was traded for. */
@@ -58,6 +58,8 @@ export class JoinLinks {
   constructor(
     private readonly dataDir: string,
     private readonly exists: (sandbox: SandboxRef) => boolean,
+    /** Where a damaged file of links is reported. */
+    private readonly log: (line: string) => void,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -66,22 +68,19 @@ export class JoinLinks {
   }
 
   private all(): JoinLink[] {
-    if (!this.links) {
-      try {
-        this.links = JSON.parse(readFileSync(this.path, 'utf8')) as JoinLink[]
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
-        this.links = []
-      }
-    }
+    this.links ??=
+      readJsonRecordOrSetAside(
+        this.path,
+        'a list of join links',
+        (value) => (Array.isArray(value) ? (value as JoinLink[]) : undefined),
+        this.log,
+      ) ?? []
     return this.links
   }
 
   private save(): void {
     this.links = this.all().filter((l) => this.exists(l))
-    const partial = `${this.path}.${process.pid}.partial`
-    writeFileSync(partial, JSON.stringify(this.all(), null, 1), { mode: 0o600 })
-    renameSync(partial, this.path)
+    writeRecordFile(this.path, JSON.stringify(this.all(), null, 1))
   }
 
   /** A new link for one student's sandbox. */

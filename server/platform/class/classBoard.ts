@@ -1,4 +1,3 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import type { CheckVerdict, ClassStudent, ClassSummary, ClassView } from '../../../src/contract/ideApiTypes'
@@ -6,6 +5,7 @@ import { LabManifestError, parseLabManifest } from '../../../src/contract/labMan
 import { labManifestPath, labStartPath } from '../../../src/contract/labPaths'
 import type { JoinLinks } from '../access/joinLinks'
 import { PlatformError } from '../platformError'
+import { readJsonRecordOrSetAside, writeRecordFile } from '../recordFile'
 import { type SandboxRef, sandboxIn, sandboxKey, sandboxOfKey } from '../sandboxRef'
 import type { ClassMember, ClassPlace } from './classPlace'
 
@@ -47,6 +47,8 @@ export class ClassBoard {
     private readonly runtimeActivity: (sandboxId: string) => number | undefined,
     /** Whether a sandbox still exists: a killed one's verdict goes at the next save. */
     private readonly exists: (sandbox: SandboxRef) => boolean,
+    /** Where a damaged file of verdicts is reported. */
+    private readonly log: (line: string) => void,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -55,22 +57,23 @@ export class ClassBoard {
   }
 
   private allVerdicts(): Record<string, CheckVerdict> {
-    if (!this.verdicts) {
-      try {
-        this.verdicts = JSON.parse(readFileSync(this.path, 'utf8')) as Record<string, CheckVerdict>
-      } catch {
-        this.verdicts = {}
-      }
-    }
+    this.verdicts ??=
+      readJsonRecordOrSetAside(
+        this.path,
+        'verdicts by sandbox',
+        (value) =>
+          typeof value === 'object' && value !== null && !Array.isArray(value)
+            ? (value as Record<string, CheckVerdict>)
+            : undefined,
+        this.log,
+      ) ?? {}
     return this.verdicts
   }
 
   private save(): void {
     const verdicts = this.allVerdicts()
     for (const key of Object.keys(verdicts)) if (!this.exists(sandboxOfKey(key))) delete verdicts[key]
-    const partial = `${this.path}.${process.pid}.partial`
-    writeFileSync(partial, JSON.stringify(this.allVerdicts()), { mode: 0o600 })
-    renameSync(partial, this.path)
+    writeRecordFile(this.path, JSON.stringify(this.allVerdicts()))
   }
 
   private keep(sandbox: SandboxRef, verdict: CheckVerdict): void {

@@ -166,7 +166,7 @@ export function ideApi(options: IdeApiOptions) {
     open: true,
     methods: { GET: async (_req, res) => sendJson(res, 200, options.embedPolicy() satisfies EmbedConfig) },
   }
-  const remotes = new RemoteStore(options.dataDir)
+  const remotes = new RemoteStore(options.dataDir, options.log)
   const routes: IdeRoute[] = [
     auth,
     join,

@@ -116,7 +116,7 @@ describe('IDE API: E2B remotes', () => {
     expect((await call('GET', '/remotes')).json).toEqual([res.json])
     const file = join(local.dataDir, 'remotes.json')
     expect(statSync(file).mode & 0o777).toBe(0o600)
-    expect(new RemoteStore(local.dataDir).list()).toEqual([{ ...res.json, apiKey: cloudKey }])
+    expect(new RemoteStore(local.dataDir, () => {}).list()).toEqual([{ ...res.json, apiKey: cloudKey }])
     // The same remote again is the same remote.
     const again = await call('POST', '/remotes', { apiKey: cloudKey, apiUrl: cloud.url })
     expect(again.json.remoteId).toBe(remoteId)
@@ -198,7 +198,7 @@ describe('IDE API: E2B remotes', () => {
   it('forgets a remote and its key on DELETE', async () => {
     expect((await call('DELETE', `/remotes/${remoteId}`)).status).toBe(204)
     expect((await call('GET', '/remotes')).json).toEqual([])
-    expect(new RemoteStore(local.dataDir).list()).toEqual([])
+    expect(new RemoteStore(local.dataDir, () => {}).list()).toEqual([])
     expect((await call('GET', sandboxPath('session'))).status).toBe(404)
     expect((await call('DELETE', `/remotes/${remoteId}`)).status).toBe(404)
   })

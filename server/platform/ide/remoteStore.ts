@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { PlatformError } from '../platformError'
+import { readJsonRecordOrSetAside, writeRecordFile } from '../recordFile'
 import type { RemoteEndpoint } from './remoteEndpoint'
 
 /** An E2B-compatible API the IDE may reach through the platform, with the key it uses there. */
@@ -27,29 +27,22 @@ export function publicRemote({ remoteId, apiUrl, domain }: StoredRemote) {
 
 /**
  * E2B remotes in `<dataDir>/remotes.json`: readable by the platform's user only, rewritten whole
- * through a temporary file and a rename, so a crash never leaves half a file (or half a key).
+ * as a record file (see recordFile.ts), so a crash never leaves half a file (or half a key). A
+ * damaged file is set aside and reported on `log`: the remotes are added again.
  */
 export class RemoteStore {
   private readonly file: string
   private readonly remotes = new Map<string, StoredRemote>()
 
-  constructor(dataDir: string) {
+  constructor(dataDir: string, log: (line: string) => void) {
     this.file = join(dataDir, 'remotes.json')
-    let text: string | undefined
-    try {
-      text = readFileSync(this.file, 'utf8')
-    } catch {}
-    if (text === undefined) return
-    let json: unknown
-    try {
-      json = JSON.parse(text)
-    } catch {
-      // JSON.parse quotes the text it failed on, which here holds API keys.
-      json = undefined
-    }
-    const parsed = storedRemotes.safeParse(json)
-    if (!parsed.success) throw new Error(`${this.file} does not hold a list of remotes`)
-    for (const remote of parsed.data) this.remotes.set(remote.remoteId, remote)
+    const stored = readJsonRecordOrSetAside(
+      this.file,
+      'a list of remotes',
+      (value) => storedRemotes.safeParse(value).data,
+      log,
+    )
+    for (const remote of stored ?? []) this.remotes.set(remote.remoteId, remote)
   }
 
   /** Every remote, in the order they were added. */
@@ -84,10 +77,6 @@ export class RemoteStore {
   }
 
   private save(): void {
-    const temp = `${this.file}.${process.pid}.tmp`
-    // A leftover temporary file would keep its own mode: start from none.
-    rmSync(temp, { force: true })
-    writeFileSync(temp, `${JSON.stringify(this.list(), null, 2)}\n`, { mode: 0o600 })
-    renameSync(temp, this.file)
+    writeRecordFile(this.file, `${JSON.stringify(this.list(), null, 2)}\n`)
   }
 }

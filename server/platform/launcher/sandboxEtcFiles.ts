@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { writeRecordFile } from '../recordFile'
 
 /** Host files bound over the sandbox's /etc, and the blanks that hide host secrets. */
 export interface SandboxEtcFiles {
@@ -75,9 +76,7 @@ function writeIfChanged(file: string, content: string): void {
   try {
     if (readFileSync(file, 'utf8') === content) return
   } catch {}
-  const partial = `${file}.${process.pid}.partial`
-  writeFileSync(partial, content, { mode: 0o644 })
-  renameSync(partial, file)
+  writeRecordFile(file, content, 0o644)
 }
 
 /** Creates the sandbox's passwd, group and hosts (and the blanks) under `stateDir`. */
