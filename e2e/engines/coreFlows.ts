@@ -1,7 +1,7 @@
 // The core of the browser tests, for the engines Playwright cannot drive: the workbench, a
-// terminal's echo, the same shell after a reload, the explorer, the editor, code intelligence,
-// Search, Source Control, pause and resume, and the embed's handshake with a command and its
-// consent. Against the real stack, as the Chromium tests are; each test in a fresh profile.
+// terminal's echo, the same shell after a reload, the explorer, the editor and its hot exit, code
+// intelligence, Search, Source Control, pause and resume, and the embed's handshake with a
+// command and its consent. Against the real stack, as the Chromium tests are; each test in a fresh profile.
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest'
@@ -107,6 +107,63 @@ export function describeCoreFlows(engine: string, launch: () => Promise<EngineBr
       await page.keys(`typed in ${engine}`)
       await page.press('s', { control: true })
       await expect.poll(() => files.read(`${home}/${file}`)).toBe(`first line\ntyped in ${engine}`)
+    })
+
+    it('unsaved text comes back after the tab is lost without a chance to ask', async () => {
+      const file = `${engine}_hot.txt`
+      await files.write(`${home}/${file}`, 'on disk\n')
+      await wb.open(stack.link())
+      await wb.click('treeitem', file)
+      await page.waitUntil(
+        () => document.querySelector('.monaco-editor .view-lines')?.textContent?.includes('on'),
+        [],
+        30_000,
+      )
+      await page.click(() => document.querySelector('.monaco-editor .view-lines'))
+      await page.press('End', { control: true })
+      await page.keys(`unsaved in ${engine}`)
+      // Kept in the browser (IndexedDB) within a second of typing, as the next page reads it.
+      const backups = () =>
+        page.evaluate(
+          () =>
+            new Promise<string[]>((resolve) => {
+              const open = indexedDB.open('sandbox-ide-backups')
+              open.onsuccess = () => {
+                const db = open.result
+                if (!db.objectStoreNames.contains('texts')) return resolve([])
+                const all = db.transaction('texts').objectStore('texts').getAll()
+                all.onsuccess = () => resolve(all.result as string[])
+              }
+              open.onerror = () => resolve([])
+            }),
+        )
+      await expect
+        .poll(async () => (await backups()).some((text) => text.includes(`unsaved in ${engine}`)), {
+          timeout: 5_000,
+        })
+        .toBe(true)
+      // The tab goes without asking (as a crash or a discarded tab does): the page's own guard is skipped.
+      await page.evaluate(() =>
+        window.addEventListener('beforeunload', (event) => event.stopImmediatePropagation(), {
+          capture: true,
+        }),
+      )
+      await page.reload()
+      await wb.waitForState('Running')
+      await wb.shows('tab', `${file} (unsaved)`, 30_000)
+      await page.waitUntil(
+        (typed: string) =>
+          document
+            .querySelector('.monaco-editor .view-lines')
+            ?.textContent?.replace(/\u00a0/g, ' ')
+            .includes(typed),
+        [`unsaved in ${engine}`],
+        30_000,
+      )
+      expect(await files.read(`${home}/${file}`)).toBe('on disk\n')
+      await page.click(() => document.querySelector('.monaco-editor .view-lines'))
+      await page.press('s', { control: true })
+      await expect.poll(() => files.read(`${home}/${file}`)).toBe(`on disk\nunsaved in ${engine}`)
     })
 
     it('code intelligence: a Python error is underlined, and Ctrl+Space offers a class’s members', async () => {

@@ -97,6 +97,16 @@ export class Workspace {
       new EditorManager(session, { watch: this.watch, notices: options.notices }),
     )
     this.disposables.add(toDisposable(guardUnsavedEdits(this.editor)))
+    // Unsaved text kept in the browser (hot exit): its code comes after the page renders.
+    void import('../features/editor/hotExit/startHotExit')
+      .then(({ startHotExit }) =>
+        startHotExit(this.editor, session, {
+          scope: addressKey(session.address),
+          me: tabId(),
+          notices: options.notices,
+        }),
+      )
+      .then((hotExit) => this.disposables.add(hotExit))
     this.language = options.codeIntelligence ? this.codeIntelligence(session, options.notices) : undefined
     this.lab = options.lab ? this.disposables.add(new LabController(session, this.watch)) : undefined
     if (this.lab) {

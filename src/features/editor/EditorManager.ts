@@ -13,6 +13,7 @@ import {
   type EditorDocument,
   errorMessage,
   OpenDocument,
+  type UnsavedText,
 } from './OpenDocument'
 import type { TextBuffer } from './TextBuffer'
 
@@ -212,6 +213,29 @@ export class EditorManager {
     if (at) this.reveal = { documentId: doc.id, range: at, seq: (this.reveal?.seq ?? 0) + 1 }
     this.emit()
     return doc.load({ focus })
+  }
+
+  /**
+   * Opens files with unsaved text kept from an earlier page (hot exit), in tabs that keep the
+   * keyboard where it is; a file open already is left as it is. Resolves to the paths restored.
+   */
+  async restore(backups: readonly UnsavedText[]): Promise<string[]> {
+    const restoring = backups
+      .filter((backup) => !this.docs.some((d) => d.path === backup.path))
+      .map((backup) => {
+        const doc = new OpenDocument(`editor-${++this.counter}`, backup.path, false, this.host)
+        this.docs.push(doc)
+        this.activeId ??= doc.id
+        return doc.restore(backup).then(() => doc)
+      })
+    this.emit()
+    const docs = await Promise.all(restoring)
+    return docs.filter((doc) => doc.dirty).map((doc) => doc.path)
+  }
+
+  /** An open file's text if it is not saved, with what it was based on (for its backup). */
+  unsavedText(id: string): UnsavedText | undefined {
+    return this.find(id)?.unsaved()
   }
 
   /** The text buffer of an open file, once loaded: what edits to an open file go to. */

@@ -41,6 +41,16 @@ export interface EditorDocument {
   readOnly: string | undefined
 }
 
+/**
+ * Unsaved text of a file, as a backup keeps it (hot exit): the buffer's text, and the hash of the
+ * disk's bytes it was based on (none when the file was gone from the disk).
+ */
+export interface UnsavedText {
+  path: string
+  text: string
+  baseHash: string | undefined
+}
+
 /** Makes the editable text of a file (Monaco's model, loaded lazily; a fake in tests). */
 export type BufferFactory = (text: string, path: string, reduced: boolean) => Promise<TextBuffer>
 
@@ -125,6 +135,26 @@ export class OpenDocument {
   load({ focus }: { focus: boolean }): Promise<void> {
     if (focus) this.focusOnLoad = true
     return this.enqueue(() => this.loadNow())
+  }
+
+  /**
+   * Opens the file with unsaved text kept from an earlier page (hot exit). Based on what the disk
+   * still holds, it is simply unsaved; based on something else, the disk's text is offered beside
+   * it (a conflict, as when the disk changes under unsaved edits); with the file gone, it is an
+   * unsaved file that a save writes again.
+   */
+  restore(unsaved: UnsavedText): Promise<void> {
+    return this.enqueue(() => this.restoreNow(unsaved))
+  }
+
+  /** The buffer's text if it differs from the disk's, with what it was based on. */
+  unsaved(): UnsavedText | undefined {
+    if (!this.buffer?.dirty) return undefined
+    return {
+      path: this.path,
+      text: this.buffer.getText(),
+      baseHash: this.deletedOnDisk ? undefined : this.hash,
+    }
   }
 
   /** Writes the buffer once what is queued before has run. */
@@ -249,6 +279,51 @@ export class OpenDocument {
       this.focusOnLoad = false
       this.host.changed()
     }
+  }
+
+  private async restoreNow({ text, baseHash }: UnsavedText): Promise<void> {
+    try {
+      await this.host.files.stat(this.path)
+    } catch (err) {
+      if (!isNotFound(err)) throw err
+      await this.restoreMissing(text)
+      return
+    }
+    await this.loadNow()
+    const buffer = this.buffer
+    if (this.closed) return
+    if (this.view !== 'text' || !buffer) {
+      this.host.notify(
+        `Unsaved changes to ${this.path} were not restored: ${this.error ?? 'it is not text now'}`,
+      )
+      return
+    }
+    const diskText = buffer.getText()
+    if (this.hash !== baseHash && this.version && this.hash && diskText !== text) {
+      this.conflict = { cause: 'changed', diskText, version: this.version, hash: this.hash }
+      // The text was based on other bytes: checks compare the disk with those, as for any conflict.
+      this.version = undefined
+      this.hash = baseHash
+    }
+    buffer.edit(text)
+    this.host.changed()
+  }
+
+  /** The unsaved text of a file gone from the disk: a buffer that holds it, for a save to write again. */
+  private async restoreMissing(text: string): Promise<void> {
+    const buffer = await this.host.createBuffer('', this.path, false)
+    if (this.closed) {
+      buffer.dispose()
+      return
+    }
+    this.release()
+    this.buffer = buffer
+    this.stopDirty = buffer.onDirtyChange(() => this.host.changed())
+    this.view = 'text'
+    this.deletedOnDisk = true
+    buffer.edit(text)
+    this.focusOnLoad = false
+    this.host.changed()
   }
 
   /** Looks at the disk after the watch (or a resync) said the file may have changed. */

@@ -62,44 +62,48 @@ export class TextBuffer {
     this.notifyIfDirtyChanged()
   }
 
-  /**
-   * Replaces the text with the disk's and marks it saved. One minimal edit (the changed middle),
-   * so cursors before or after the change stay where they were, and one undo step, so Undo
-   * brings back what was there before.
-   */
+  /** Replaces the text with the disk's and marks it saved (Undo brings back what was there). */
   reload(text: string): void {
+    this.edit(text)
+    this.markSaved()
+  }
+
+  /**
+   * Replaces the text by one minimal edit (the changed middle), so cursors before or after the
+   * change stay where they were, and one undo step, so Undo brings back what was there before.
+   * Line endings follow the new text.
+   */
+  edit(text: string): void {
     const crlf = text.includes('\r\n')
     if (crlf !== (this.model.getEOL() === '\r\n')) {
       this.model.pushEOL(crlf ? monaco.editor.EndOfLineSequence.CRLF : monaco.editor.EndOfLineSequence.LF)
     }
     const next = text.replace(/\r\n|\r|\n/g, this.model.getEOL())
     const current = this.model.getValue()
-    if (current !== next) {
-      let start = 0
-      const shortest = Math.min(current.length, next.length)
-      while (start < shortest && current.charCodeAt(start) === next.charCodeAt(start)) start++
-      let end = 0
-      while (
-        end < shortest - start &&
-        current.charCodeAt(current.length - 1 - end) === next.charCodeAt(next.length - 1 - end)
-      )
-        end++
-      const from = this.model.getPositionAt(start)
-      const to = this.model.getPositionAt(current.length - end)
-      this.model.pushStackElement()
-      this.model.pushEditOperations(
-        null,
-        [
-          {
-            range: new monaco.Range(from.lineNumber, from.column, to.lineNumber, to.column),
-            text: next.slice(start, next.length - end),
-          },
-        ],
-        () => null,
-      )
-      this.model.pushStackElement()
-    }
-    this.markSaved()
+    if (current === next) return
+    let start = 0
+    const shortest = Math.min(current.length, next.length)
+    while (start < shortest && current.charCodeAt(start) === next.charCodeAt(start)) start++
+    let end = 0
+    while (
+      end < shortest - start &&
+      current.charCodeAt(current.length - 1 - end) === next.charCodeAt(next.length - 1 - end)
+    )
+      end++
+    const from = this.model.getPositionAt(start)
+    const to = this.model.getPositionAt(current.length - end)
+    this.model.pushStackElement()
+    this.model.pushEditOperations(
+      null,
+      [
+        {
+          range: new monaco.Range(from.lineNumber, from.column, to.lineNumber, to.column),
+          text: next.slice(start, next.length - end),
+        },
+      ],
+      () => null,
+    )
+    this.model.pushStackElement()
   }
 
   /** Picks the language again after a rename. */
@@ -111,6 +115,12 @@ export class TextBuffer {
   /** Called when `dirty` flips. */
   onDirtyChange(listener: () => void): () => void {
     return this.subscribers.add(listener)
+  }
+
+  /** Called on every change of the text. */
+  onChange(listener: () => void): () => void {
+    const subscription = this.model.onDidChangeContent(listener)
+    return () => subscription.dispose()
   }
 
   dispose(): void {

@@ -1,0 +1,117 @@
+// Hot exit: unsaved text kept in the browser comes back after the tab is lost without a chance to
+// ask (its renderer crashed), and a disk that changed meanwhile is offered beside it, never
+// overwritten either way. Firefox and WebKit run the same flow in e2e/engines/coreFlows.ts.
+import { type BrowserContext, expect, type Page, test } from '@playwright/test'
+import { EditorPage } from './pages/EditorPage'
+import { WorkbenchPage } from './pages/WorkbenchPage'
+import { SandboxFiles } from './sandboxFiles'
+import { stackForThisFile } from './stack'
+
+test.describe.configure({ mode: 'serial' })
+
+const stack = stackForThisFile()
+let files: SandboxFiles
+const home = '/home/user'
+
+test.beforeAll(async () => {
+  files = await SandboxFiles.of(stack)
+})
+
+/** The paths the browser keeps unsaved text for, read from its IndexedDB as the next page will. */
+const backedUp = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<string[]>((resolve, reject) => {
+        const open = indexedDB.open('sandbox-ide-backups')
+        open.onerror = () => reject(open.error)
+        open.onsuccess = () => {
+          const db = open.result
+          if (!db.objectStoreNames.contains('meta')) return resolve([])
+          const all = db.transaction('meta').objectStore('meta').getAll()
+          all.onsuccess = () => resolve((all.result as { path: string }[]).map((m) => m.path))
+        }
+      }),
+  )
+
+/** Kills the page's renderer, as a browser crash does: no beforeunload, no pagehide. */
+async function crash(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page)
+  // The answer never comes: the page is gone.
+  void cdp.send('Page.crash').catch(() => {})
+  await expect.poll(() => page.evaluate(() => 1).catch(() => 'crashed')).toBe('crashed')
+}
+
+async function openEdited(context: BrowserContext, path: string, typed: string): Promise<Page> {
+  const page = await context.newPage()
+  await new WorkbenchPage(page).goto(stack.link())
+  const editor = new EditorPage(page)
+  await editor.open(path)
+  await editor.editable()
+  await editor.typeAtEnd(typed)
+  await expect(editor.tab(path.slice(path.lastIndexOf('/') + 1))).toHaveAccessibleName(/\(unsaved\)$/)
+  // Kept within a second of typing.
+  await expect.poll(() => backedUp(page), { timeout: 2_000 }).toContain(path)
+  return page
+}
+
+test('unsaved text comes back after the tab crashed: the file reopens unsaved, and Ctrl+S saves it', async ({
+  context,
+}) => {
+  const path = `${home}/hot.py`
+  await files.write(path, 'x = 1\n')
+  const lost = await openEdited(context, path, 'y = 2')
+  await crash(lost)
+
+  const page = await context.newPage()
+  await new WorkbenchPage(page).goto(stack.link())
+  const editor = new EditorPage(page)
+  await expect(editor.tab('hot.py')).toHaveAccessibleName('hot.py (unsaved)')
+  await expect(page.getByRole('region', { name: 'Notifications' })).toContainText(
+    'Restored unsaved changes to /home/user/hot.py',
+  )
+  await editor.tab('hot.py').click()
+  await editor.editable()
+  expect(await editor.text()).toBe('x = 1\ny = 2')
+  expect(await files.read(path)).toBe('x = 1\n')
+  await editor.editor.locator('.view-lines').click()
+  await editor.save()
+  await expect(editor.tab('hot.py')).toHaveAccessibleName('hot.py')
+  expect(await files.read(path)).toBe('x = 1\ny = 2')
+  await expect.poll(() => backedUp(page)).not.toContain(path)
+})
+
+test('a file changed on disk while the tab was lost: both texts are offered, neither overwritten', async ({
+  context,
+}) => {
+  const path = `${home}/moved-on.txt`
+  await files.write(path, 'base\n')
+  const lost = await openEdited(context, path, 'mine')
+
+  // Another tab, alive, does not take the backups of one that is still open.
+  const other = await context.newPage()
+  await new WorkbenchPage(other).goto(stack.link())
+  await expect(other.getByRole('region', { name: 'Notifications' })).not.toContainText('Restored')
+  await expect(new EditorPage(other).tab('moved-on.txt')).toHaveCount(0)
+  await other.close()
+
+  await crash(lost)
+  await files.write(path, 'base\ntheirs\n')
+  const page = await context.newPage()
+  await new WorkbenchPage(page).goto(stack.link())
+  const editor = new EditorPage(page)
+  await editor.tab('moved-on.txt').click()
+  await expect(editor.alert).toContainText('moved-on.txt changed on disk while you have unsaved changes')
+  await editor.editable()
+  expect(await editor.text()).toBe('base\nmine')
+  expect(await files.read(path)).toBe('base\ntheirs\n')
+  // Compare shows the disk's text beside mine; Keep mine, then a save, writes mine.
+  await editor.bannerButton('Compare').click()
+  await expect(editor.diff.locator('.editor.original')).toContainText('theirs')
+  await expect(editor.diff.locator('.editor.modified')).toContainText('mine')
+  await editor.bannerButton('Close compare').click()
+  await editor.bannerButton('Keep mine').click()
+  await expect(editor.alert).toHaveCount(0)
+  await editor.editor.locator('.view-lines').click()
+  await editor.save()
+  await expect.poll(() => files.read(path)).toBe('base\nmine')
+})
