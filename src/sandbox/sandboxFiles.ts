@@ -1,6 +1,5 @@
 import { create } from '@bufbuild/protobuf'
 import { type RuntimeEndpoint, readFile, saveLink, uploadFile, writeFile } from '../api/files'
-import { listDir } from '../api/listDir'
 import { type EntryInfo, EntryInfoSchema, type FileType } from '../gen/filesystem_pb'
 import type { RuntimeClients } from './runtimeClients'
 import { isNotFound, mapped, notConnected } from './sandboxError'
@@ -82,7 +81,9 @@ export function sandboxFiles(connection: FilesConnection): SandboxFiles {
   return {
     stat,
     find: (path) => stat(path).catch((err: unknown) => (isNotFound(err) ? undefined : Promise.reject(err))),
-    list: (path, depth = 1, signal) => mapped(() => listDir(endpoint(), { path, depth }, signal)),
+    // Its hand-made decoder is the explorer's, which comes after the first page: fetched with it.
+    list: (path, depth = 1, signal) =>
+      mapped(async () => (await import('../api/listDir')).listDir(endpoint(), { path, depth }, signal)),
     home: () => mapped(async () => (await filesystem().stat({ path: '' })).entry?.path),
     read: (path, signal) => mapped(() => readFile(endpoint(), path, signal)),
     saveLink: (path) => saveLink(endpoint(), path),
