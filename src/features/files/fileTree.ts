@@ -1,6 +1,7 @@
 import { Subscribers } from '../../common/Subscribers'
 import type { FileChange } from '../../sandbox/fileWatch'
 import { type EntryInfo, EventType, FileType } from '../../sandbox/sandboxFiles'
+import { compareNames, sortNatural } from './naturalOrder'
 
 /** One visible row of the tree. */
 export interface TreeRow {
@@ -23,15 +24,12 @@ interface DirState {
   order: string[] | undefined
 }
 
-const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' })
 const isDirEntry = (e: EntryInfo) => e.type === FileType.DIRECTORY
 
 /** Folders first, then files, each in natural order ("file2" before "file10"). */
 export function compareEntries(a: EntryInfo, b: EntryInfo): number {
   const dirs = Number(isDirEntry(b)) - Number(isDirEntry(a))
-  return dirs !== 0
-    ? dirs
-    : collator.compare(a.name, b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
+  return dirs !== 0 ? dirs : compareNames(a.name, b.name)
 }
 
 /** The parent folder of an absolute path. */
@@ -175,7 +173,7 @@ export class FileTree {
   }
 
   private ordered(dir: DirState): string[] {
-    dir.order ??= [...dir.children.values()].sort(compareEntries).map((e) => e.name)
+    dir.order ??= sortNatural(dir.children.keys(), (name) => isDirEntry(dir.children.get(name) as EntryInfo))
     return dir.order
   }
 
