@@ -1,9 +1,34 @@
-import { execFile } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { promisify } from 'node:util'
 
-/** Runs a host tool (mount, umount, mkfs) and waits for it. */
-export const runTool = promisify(execFile)
+/**
+ * Runs a host tool (mount, umount, mkfs) and waits for it; a failure's error carries its
+ * `stderr`. In a session of its own: a Ctrl-C meant for the stack must not cut a mount or an
+ * unmount short; the stack finishes or undoes it itself.
+ */
+export function runTool(file: string, args: string[]): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk
+    })
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk
+    })
+    child.once('error', reject)
+    child.once('close', (code, signal) => {
+      if (code === 0) return resolve({ stdout, stderr })
+      const status = signal ? `killed by ${signal}` : `exit code ${code}`
+      reject(
+        Object.assign(new Error(`${file} ${args.join(' ')} failed (${status}): ${stderr.trim()}`), {
+          stderr,
+        }),
+      )
+    })
+  })
+}
 
 /** Mount points of this process's mount namespace, from /proc/self/mountinfo (its 5th field, octal-escaped). */
 export function mountPoints(): Set<string> {

@@ -17,6 +17,7 @@ import { platformApiKey } from './apiKey'
 import { ClassBoard } from './class/classBoard'
 import { defaultSandboxId } from './defaultSandbox'
 import { chooseSandboxDisks, type SandboxDisks } from './disk/sandboxDisks'
+import { releaseMountsUnder } from './disk/staleMounts'
 import { demoSite, isDemoRequest, isLoopbackAddress } from './embed/demoSite'
 import { demoHostName, type EmbedPolicy, embedPolicy, frameAncestors } from './embed/embedPolicy'
 import { ideApi, isIdeApiPath } from './ide/ideApi'
@@ -27,6 +28,7 @@ import { SandboxManager } from './sandboxManager'
 import type { SandboxRef } from './sandboxRef'
 import { sandboxRouter, sandboxTargets } from './sandboxRouter'
 import { SandboxStore } from './sandboxStore'
+import { lockDataFolder, type StackLock } from './stackLock'
 import { TemplateCatalog } from './templates/templateCatalog'
 import { certificateFromFiles, type LocalCertificate, localCertificate } from './tls/localCertificate'
 import { type SecureServer, secureServer } from './tls/secureServer'
@@ -54,12 +56,38 @@ export interface RunningPlatform {
   close(): Promise<void>
 }
 
-/** Starts the local platform: the E2B API, the sandbox router and the IDE, on one port. */
+/**
+ * Starts the local platform: the E2B API, the sandbox router and the IDE, on one port. It holds
+ * its data folder while it runs (see stackLock.ts), first releases what a stack that did not stop
+ * left there (mounts, loop devices), and on a failed start lets go of what it had set up.
+ */
 export async function startPlatform(
   config: PlatformConfig,
-  { projectRoot, log }: { projectRoot: string; log: (line: string) => void },
+  options: { projectRoot: string; log: (line: string) => void },
 ): Promise<RunningPlatform> {
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
+  const lock = lockDataFolder(config.dataDir)
+  const onFailure: (() => Promise<void>)[] = []
+  try {
+    const left = await releaseMountsUnder(config.dataDir)
+    if (lock.predecessor !== undefined || left.mounts + left.loopDevices > 0)
+      options.log(
+        `stack: the stack before this one${lock.predecessor ? ` (pid ${lock.predecessor})` : ''} did not stop; released the ${left.mounts} mounts and ${left.loopDevices} loop devices it left`,
+      )
+    return await startOnFolder(config, options, { lock, onFailure })
+  } catch (err) {
+    for (const undo of onFailure.reverse()) await undo().catch(() => {})
+    await releaseMountsUnder(config.dataDir).catch(() => {})
+    lock.release()
+    throw err
+  }
+}
+
+async function startOnFolder(
+  config: PlatformConfig,
+  { projectRoot, log }: { projectRoot: string; log: (line: string) => void },
+  { lock, onFailure }: { lock: StackLock; onFailure: (() => Promise<void>)[] },
+): Promise<RunningPlatform> {
   // Read before anything is mounted: a damaged file of sandboxes stops the start right here.
   const store = new SandboxStore(config.dataDir)
   const storedSandboxes = store.load()
@@ -88,6 +116,7 @@ export async function startPlatform(
     isolation: config.isolation,
     disks,
   })
+  onFailure.push(async () => launcher.release?.())
   const templates = new TemplateCatalog(config.templatesDir ?? join(projectRoot, 'labs'))
   const manager = new SandboxManager(store, launcher, {
     dataDir: config.dataDir,
@@ -198,6 +227,13 @@ export async function startPlatform(
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await manager.dispose()
       await launcher.release?.()
+      // Whatever is still mounted in the data folder now is a bug's: said, and undone.
+      const left = await releaseMountsUnder(config.dataDir)
+      if (left.mounts + left.loopDevices > 0)
+        log(
+          `stack: ${left.mounts} mounts and ${left.loopDevices} loop devices were left after stopping; released`,
+        )
+      lock.release()
     },
   }
 }

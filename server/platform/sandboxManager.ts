@@ -69,6 +69,10 @@ export class SandboxManager {
   private readonly metrics: SandboxMetrics
   private readonly stopListeners = new Set<(id: string) => void>()
   private readonly now: () => number
+  /** Creates, resumes, pauses and kills under way, which a stop waits for. */
+  private readonly pending = new Set<Promise<unknown>>()
+  /** Set by `dispose`: nothing launches any more. */
+  private closing = false
 
   constructor(
     private readonly store: SandboxStore,
@@ -148,7 +152,12 @@ export class SandboxManager {
   }
 
   /** Creates and starts a sandbox. */
-  async create(request: CreateRequest): Promise<SandboxRecord> {
+  create(request: CreateRequest): Promise<SandboxRecord> {
+    return this.tracked(this.createNow(request))
+  }
+
+  private async createNow(request: CreateRequest): Promise<SandboxRecord> {
+    if (this.closing) throw new PlatformError(503, 'the stack is stopping: no new sandboxes')
     const templateID = request.templateID ?? baseTemplate
     const templateDir = await this.options.templates.folder(templateID)
     if (this.entries.size >= this.options.maxSandboxes) {
@@ -261,10 +270,15 @@ export class SandboxManager {
     })
   }
 
-  /** Stops every sandbox's processes (their files and records stay) and the timeout ticker. */
+  /**
+   * Stops every sandbox's processes (their files and records stay) and the timeout ticker, after
+   * the operations under way: a create or a resume half done would mount after the unmounts.
+   */
   async dispose(): Promise<void> {
+    this.closing = true
     clearInterval(this.ticker)
     clearInterval(this.sampler)
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending])
     await Promise.all([...this.entries.values()].map((e) => e.launched?.kill()))
     // Homes are unmounted (their files stay in their images); the next start mounts them again.
     await Promise.all([...this.entries.keys()].map((id) => this.options.disks.detach(this.homeDir(id))))
@@ -297,11 +311,21 @@ export class SandboxManager {
     }
     const result = entry.queue.then(guarded, guarded)
     entry.queue = result.catch(() => {})
-    return result
+    return this.tracked(result)
+  }
+
+  /** Keeps `work` among the operations a stop waits for, until it settles. */
+  private tracked<T>(work: Promise<T>): Promise<T> {
+    this.pending.add(work)
+    const settled = () => this.pending.delete(work)
+    work.then(settled, settled)
+    return work
   }
 
   private async launch(entry: Entry): Promise<void> {
     const { sandboxID: id, templateID } = entry.record
+    // After a stop's unmounts, nothing may mount again.
+    if (this.closing) throw new PlatformError(503, `sandbox ${id}: the stack is stopping`)
     // Mounted already unless the platform restarted since.
     await this.attachDisk(entry.record)
     const launched = await this.launcher.launch({

@@ -11,6 +11,7 @@ export function bubblewrapAsUserLauncher(host: BubblewrapHost, reason: string): 
     system: 'host-read-only',
     root: 'none',
     rootWarning,
+    release: async () => host.releaseSockets(),
     launch: (spec) => launchInBubblewrap(host, host.etcHidden, spec),
   }
 }

@@ -1,6 +1,7 @@
-import { chmodSync, mkdirSync, mkdtempSync } from 'node:fs'
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
+import { readRecordFile, writeRecordFile } from '../recordFile'
 import type { HostSystemPaths } from './hostSystemPaths'
 import type { LauncherBasics } from './launcherBasics'
 import { type SandboxEtcFiles, writeSandboxEtcFiles } from './sandboxEtcFiles'
@@ -23,17 +24,37 @@ export interface BubblewrapHost extends LauncherBasics {
   slirpPath: string
   /** Whether slirp4netns is here to give sandboxes outbound access. */
   outbound: boolean
+  /** Removes the sockets' folder, once no sandbox runs. */
+  releaseSockets(): void
+}
+
+const socketsPrefix = 'sandbox-sockets-'
+
+/**
+ * A new folder for the sandboxes' /etc files and sockets, its path kept in `stateDir`, so that a
+ * start after a crash removes the folder the crashed stack made (a clean stop removes its own).
+ */
+function makeSocketsRoot(stateDir: string): string {
+  const record = join(stateDir, 'sockets-folder')
+  const previous = readRecordFile(record)?.trim()
+  if (previous && dirname(previous) === tmpdir() && basename(previous).startsWith(socketsPrefix))
+    rmSync(previous, { recursive: true, force: true })
+  const socketsRoot = mkdtempSync(join(tmpdir(), socketsPrefix))
+  writeRecordFile(record, `${socketsRoot}\n`)
+  return socketsRoot
 }
 
 /** Writes the sandboxes' /etc files in a folder for their sockets; makes their homes' folder passable. */
 export function prepareBubblewrapHost(
   basics: LauncherBasics,
   where: Pick<BubblewrapHost, 'bwrapPath' | 'system' | 'homesRoot' | 'slirpPath'>,
+  /** The launcher's own folder in the data folder. */
+  stateDir: string,
 ): BubblewrapHost {
   // Socket paths must stay under ~108 bytes, whatever the data folder's path: a short folder.
   // Its files are the sandboxes' /etc files and sockets, nothing secret: a sandbox's root (an
   // unprivileged host id) must pass through it to them, as it cannot through the data folder.
-  const socketsRoot = mkdtempSync(join(tmpdir(), 'sandbox-sockets-'))
+  const socketsRoot = makeSocketsRoot(stateDir)
   chmodSync(socketsRoot, 0o711)
   const etc = writeSandboxEtcFiles(socketsRoot)
   // Sandboxes' folders: passable, not listable (a sandbox's root reaches its own home by path).
@@ -47,6 +68,7 @@ export function prepareBubblewrapHost(
     etc,
     etcHidden: findUnreadableEtcEntries(),
     outbound: hasSlirp(where.slirpPath),
+    releaseSockets: () => rmSync(socketsRoot, { recursive: true, force: true }),
   }
 }
 

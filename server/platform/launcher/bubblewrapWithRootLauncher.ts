@@ -33,6 +33,7 @@ export async function bubblewrapWithRootLauncher(
     root: 'sudo',
     release: async () => {
       await systemBase?.release()
+      host.releaseSockets()
     },
     launch: (spec) =>
       launchInBubblewrap(host, hidden, spec, (socketDir) => prepareSandboxRoot(spec, socketDir, setup)),

@@ -61,12 +61,16 @@ export async function createSandboxLauncher(options: SandboxLauncherOptions): Pr
   ])
   if (!probe.ok) return unisolatedLauncher(basics, probe.reason)
 
-  const host = prepareBubblewrapHost(basics, {
-    bwrapPath,
-    system,
-    homesRoot: options.homesRoot,
-    slirpPath: options.slirpPath ?? '/usr/bin/slirp4netns',
-  })
+  const host = prepareBubblewrapHost(
+    basics,
+    {
+      bwrapPath,
+      system,
+      homesRoot: options.homesRoot,
+      slirpPath: options.slirpPath ?? '/usr/bin/slirp4netns',
+    },
+    options.stateDir,
+  )
   const rootProbe = await probeRootInSandbox(bwrapPath, system.rootEntries, [
     [host.etc.passwd, '/etc/passwd'],
     [host.homesRoot, '/opt/homes'],

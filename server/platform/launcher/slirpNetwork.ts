@@ -43,7 +43,12 @@ export function attachSlirp(
       `/proc/${initPid}/ns/net`,
       'tap0',
     ],
-    { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'], env: { PATH: '/usr/bin:/bin' } },
+    {
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
+      env: { PATH: '/usr/bin:/bin' },
+      // Its own session: a Ctrl-C meant for the stack does not cut a sandbox off before it stops.
+      detached: true,
+    },
   )
   const ready = child.stdio[3] as Readable
   const exit = child.stdio[4] as Writable
@@ -62,12 +67,14 @@ export function attachSlirp(
       failed(`ended before it was ready (${signal ?? `exit code ${code}`})`),
     )
     ready.once('data', () => {
+      let stopped = false
       child.removeAllListeners('exit')
       child.once('exit', (code, signal) => {
-        if (signal !== 'SIGTERM')
-          log(`slirp4netns ended (${signal ?? `exit code ${code}`}): ${stderr.trim()}`)
+        if (!stopped) log(`slirp4netns ended (${signal ?? `exit code ${code}`}): ${stderr.trim()}`)
       })
       resolve(() => {
+        // It ends on the closed exit fd, or on the signal, whichever it sees first.
+        stopped = true
         exit.destroy()
         child.kill('SIGTERM')
       })
