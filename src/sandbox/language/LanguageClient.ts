@@ -15,7 +15,7 @@ import type { SandboxSession } from '../SandboxSession'
 import { clientCapabilities } from './clientCapabilities'
 import { FrameGuard } from './frameGuard'
 import { launchCommand } from './languageTable'
-import { StdioProcess } from './stdioProcess'
+import { StdioProcess } from '../stdioProcess'
 
 /** Where one language server stands, as the status bar says it. */
 export type ServerState =

@@ -1,10 +1,10 @@
-import { readProcessStream } from '../../api/processStream'
-import { streamHeaders } from '../../api/runtimeTransport'
-import type { ProcessEvent } from '../../gen/process_pb'
-import { createInputChannel } from '../createInputChannel'
-import type { InputChannel } from '../inputChannel'
-import type { SandboxSession } from '../SandboxSession'
-import { pidSelector } from '../sandboxProcesses'
+import { type ProcessStreamRequest, readProcessStream } from '../api/processStream'
+import { streamHeaders } from '../api/runtimeTransport'
+import type { ProcessEvent } from '../gen/process_pb'
+import { createInputChannel } from './createInputChannel'
+import type { InputChannel } from './inputChannel'
+import type { SandboxSession } from './SandboxSession'
+import { pidSelector } from './sandboxProcesses'
 
 /** How a process without a terminal is started: a shell command, run by `bash -l -c`. */
 export interface StdioProcessOptions {
@@ -12,6 +12,11 @@ export interface StdioProcessOptions {
   tag: string
   cwd?: string
   envs?: Record<string, string>
+  /**
+   * Others speak to it too (a relay every page of the sandbox shares): a lost stream or a
+   * dispose leaves it running, for the next page or the next connection.
+   */
+  shared?: boolean
 }
 
 /** What a StdioProcess tells its owner. */
@@ -62,6 +67,27 @@ export class StdioProcess {
 
   /** Starts it; resolves with its pid once the runtime started it, rejects with the runtime's error. */
   start(): Promise<number> {
+    return this.read({
+      method: 'Start',
+      message: {
+        process: {
+          cmd: '/bin/bash',
+          args: ['-l', '-c', this.options.command],
+          envs: this.options.envs ?? {},
+          ...(this.options.cwd ? { cwd: this.options.cwd } : {}),
+        },
+        tag: this.options.tag,
+        stdin: true,
+      },
+    })
+  }
+
+  /** Speaks to one that runs already (Connect): its output from now on, its stdin shared. */
+  attach(pid: number): Promise<number> {
+    return this.read({ method: 'Connect', message: { process: pidSelector(pid) } })
+  }
+
+  private read(request: ProcessStreamRequest): Promise<number> {
     const endpoint = this.session.streamEndpoint()
     if (!endpoint) return Promise.reject(new Error('the sandbox is not connected'))
     return new Promise<number>((resolve, reject) => {
@@ -79,23 +105,12 @@ export class StdioProcess {
           this.finish({ status: e.value.status, exitCode: e.value.exitCode, streamLost: false })
         }
       }
-      readProcessStream(
-        endpoint,
-        {
-          method: 'Start',
-          message: {
-            process: {
-              cmd: '/bin/bash',
-              args: ['-l', '-c', this.options.command],
-              envs: this.options.envs ?? {},
-              ...(this.options.cwd ? { cwd: this.options.cwd } : {}),
-            },
-            tag: this.options.tag,
-            stdin: true,
-          },
-        },
-        { headers: streamHeaders, signal: this.abort.signal, onEvent, room: () => Promise.resolve() },
-      ).then(
+      readProcessStream(endpoint, request, {
+        headers: streamHeaders,
+        signal: this.abort.signal,
+        onEvent,
+        room: () => Promise.resolve(),
+      }).then(
         () => this.finish({ status: 'the stream ended', exitCode: undefined, streamLost: true }),
         (err: unknown) => {
           reject(err)
@@ -132,8 +147,8 @@ export class StdioProcess {
     this.finished = true
     this.input.dispose()
     this.events.ended(end)
-    // A lost stream leaves the process running, talking to nobody.
-    if (end.streamLost && this.pid !== undefined)
+    // A lost stream leaves the process running, talking to nobody (unless others share it).
+    if (end.streamLost && !this.options.shared && this.pid !== undefined)
       void this.session.processes.signal(this.pid, 'SIGKILL').catch(() => false)
   }
 

@@ -1,0 +1,172 @@
+import { randomId } from '../../common/randomId'
+import { Subscribers } from '../../common/Subscribers'
+import type { SandboxSession } from '../SandboxSession'
+import { pidSelector } from '../sandboxProcesses'
+import { StdioProcess } from '../stdioProcess'
+import { encodeMessage, type RelayMessage, RelayReader } from './relayFraming'
+
+/** The tag of the relay process, the one every page of a sandbox looks for. */
+export const relayTag = 'ide-collab-relay'
+
+/** Bytes of whole lines sent in one SendInput. */
+const maxSendBytes = 60 * 1024
+
+/**
+ * A broadcast channel between the pages open on one sandbox, with nothing of ours in between:
+ * `cat` started through the runtime's process API (no PTY, a stdin pipe, tagged), its stdin
+ * written by every page and its stdout read by every page, as a terminal is. It works the same
+ * against a stock E2B sandbox and on the local stack, authorised as the sandbox is (whoever may
+ * start processes in it may speak here). The first page starts the relay; the others attach to
+ * it; two that start one at once keep the lower pid, and the other is ended. Each page's lines
+ * go by SendInput, whole lines only and in order, so no page's line is ever cut by another's.
+ * A page hears its own messages too and drops them.
+ */
+export class RelayChannel {
+  /** This page, as its messages name it. */
+  readonly me = randomId().replaceAll('-', '')
+  private process: StdioProcess | undefined
+  private pid: number | undefined
+  private readonly reader: RelayReader
+  private readonly listeners = new Set<(message: RelayMessage) => void>()
+  private readonly stateSubscribers = new Subscribers()
+  private queue: Uint8Array[] = []
+  private sending = false
+  private nextId = 1
+  private opening: Promise<void> | undefined
+  private disposed = false
+
+  constructor(private readonly session: SandboxSession) {
+    this.reader = new RelayReader((message) => {
+      if (message.sender === this.me) return
+      for (const listener of this.listeners) listener(message)
+    })
+  }
+
+  /** Whether messages can go and come now. */
+  get open(): boolean {
+    return this.pid !== undefined
+  }
+
+  /** Called when `open` changes (a new opening means others may have missed what was said). */
+  onStateChange = this.stateSubscribers.add
+
+  /** Listens to the other pages' messages; returns how to stop. */
+  onMessage(listener: (message: RelayMessage) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  /** Finds the sandbox's relay, or starts it, and listens to it. Resolves once open. */
+  connect(): Promise<void> {
+    this.opening ??= this.openNow().finally(() => {
+      this.opening = undefined
+    })
+    return this.opening
+  }
+
+  /** Says something to every other page; dropped while not open (an opening resynchronises). */
+  publish(topic: string, payload: Uint8Array): void {
+    if (!this.open || this.disposed) return
+    this.queue.push(...encodeMessage(this.me, this.nextId++, topic, payload))
+    void this.drain()
+  }
+
+  dispose(): void {
+    this.disposed = true
+    this.process?.dispose()
+    this.process = undefined
+    this.pid = undefined
+    this.queue = []
+    this.listeners.clear()
+    this.stateSubscribers.clear()
+  }
+
+  private async openNow(): Promise<void> {
+    const existing = await this.findRelay()
+    if (existing !== undefined) {
+      await this.listen((process) => process.attach(existing))
+      return
+    }
+    const mine = await this.listen((process) => process.start())
+    // Two pages may have started one at once: all keep the lowest pid.
+    const lowest = await this.findRelay()
+    if (lowest !== undefined && lowest !== mine) {
+      await this.process?.kill()
+      await this.listen((process) => process.attach(lowest))
+    }
+  }
+
+  private async findRelay(): Promise<number | undefined> {
+    const processes = await this.session.processes.list()
+    const pids = processes.filter((p) => p.tag === relayTag).map((p) => p.pid)
+    return pids.length ? Math.min(...pids) : undefined
+  }
+
+  private async listen(begin: (process: StdioProcess) => Promise<number>): Promise<number> {
+    this.process?.dispose()
+    const process = new StdioProcess(
+      this.session,
+      { command: 'exec cat', tag: relayTag, shared: true },
+      {
+        stdout: (bytes) => {
+          if (process === this.process) this.reader.push(bytes)
+        },
+        stderr: () => {},
+        ended: () => {
+          if (process !== this.process) return
+          this.process = undefined
+          this.pid = undefined
+          this.queue = []
+          this.stateSubscribers.notify()
+        },
+      },
+    )
+    this.process = process
+    const pid = await begin(process)
+    if (this.disposed || process !== this.process) {
+      process.dispose()
+      throw new Error('the collaboration relay was closed while it opened')
+    }
+    this.pid = pid
+    this.stateSubscribers.notify()
+    return pid
+  }
+
+  /** Sends queued lines in order, as many whole lines as fit in each SendInput. */
+  private async drain(): Promise<void> {
+    if (this.sending) return
+    this.sending = true
+    try {
+      while (this.queue.length > 0 && this.pid !== undefined) {
+        const pid = this.pid
+        let size = 0
+        let count = 0
+        while (
+          count < this.queue.length &&
+          (count === 0 || size + (this.queue[count] as Uint8Array).length <= maxSendBytes)
+        )
+          size += (this.queue[count++] as Uint8Array).length
+        const lines = this.queue.splice(0, count)
+        const data = new Uint8Array(size)
+        let at = 0
+        for (const line of lines) {
+          data.set(line, at)
+          at += line.length
+        }
+        const clients = this.session.clients
+        if (!clients) break
+        try {
+          await clients.process.sendInput({
+            process: pidSelector(pid),
+            input: { input: { case: 'stdin', value: data } },
+          })
+        } catch {
+          // The relay or the link went: the opening that follows resynchronises.
+          break
+        }
+      }
+    } finally {
+      this.sending = false
+    }
+  }
+}
