@@ -1,6 +1,7 @@
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { envdPort } from '../../src/contract/runtimeExtensions'
+import { breakOffResponse } from '../http/breakOffResponse'
 import { closeWithAnswer } from '../http/closeWithAnswer'
 import { forwardable } from './forwardable'
 import { httpTunnel, type OwnAnswer, wantsHttpTunnel } from './httpTunnel'
@@ -148,7 +149,7 @@ export function sandboxRouter(manager: SandboxManager, { httpTunnel: tunnelled =
       // A runtime that dies mid-answer (killed, out of memory) ends no pipe: without this the
       // client's stream (a terminal, a watch) would wait forever for bytes that never come.
       answer.on('close', () => {
-        if (!answer.complete) res.destroy()
+        if (!answer.complete) breakOffResponse(res)
       })
     })
     upstream.on('error', (err) => {
@@ -158,12 +159,12 @@ export function sandboxRouter(manager: SandboxManager, { httpTunnel: tunnelled =
           message: `The sandbox is not answering (${(err as NodeJS.ErrnoException).code ?? err.message})`,
         })
       } else {
-        res.destroy()
+        breakOffResponse(res)
       }
     })
     const untrack = track(sandboxId, () => {
       upstream.destroy()
-      res.destroy()
+      breakOffResponse(res)
     })
     // A client that goes away takes its upstream call with it (the runtime keeps the process).
     res.on('close', () => {
