@@ -12,10 +12,10 @@ import type {
 } from 'vscode-languageserver-protocol'
 import type { LanguageServerConfig } from '../../contract/languageTable'
 import type { SandboxSession } from '../SandboxSession'
+import { StdioProcess } from '../stdioProcess'
 import { clientCapabilities } from './clientCapabilities'
 import { FrameGuard } from './frameGuard'
 import { launchCommand } from './languageTable'
-import { StdioProcess } from '../stdioProcess'
 
 /** Where one language server stands, as the status bar says it. */
 export type ServerState =
@@ -64,8 +64,12 @@ const maxRestartDelayMs = 30_000
 /** This many crashes, each within `crashWindowMs` of the last, and it stays stopped. */
 const maxCrashes = 5
 const crashWindowMs = 3 * 60_000
-/** Pulled diagnostics are asked for once typing pauses this long. */
-const pullDelayMs = 250
+/**
+ * Pulled diagnostics are asked for once typing pauses this long: short, since the server's own
+ * check takes the most of the second a user waits for a squiggle (an answer to an older pull
+ * that comes after a newer one's is dropped).
+ */
+const pullDelayMs = 100
 /** A shell that cannot find a command says so with this exit code. */
 const commandNotFound = 127
 /** How long a server may take to answer `shutdown`, and then to exit, before it is killed. */
@@ -97,6 +101,8 @@ export class LanguageClient {
   private crashes: number[] = []
   private restartTimer: ReturnType<typeof setTimeout> | undefined
   private readonly pullTimers = new Map<string, ReturnType<typeof setTimeout>>()
+  /** The latest pull asked for each document. */
+  private readonly pulls = new Map<string, number>()
   private wanted = false
   private generation = 0
   /** Settles when the current server's process has ended. */
@@ -161,6 +167,7 @@ export class LanguageClient {
   didClose(uri: string): void {
     clearTimeout(this.pullTimers.get(uri))
     this.pullTimers.delete(uri)
+    this.pulls.delete(uri)
     this.notify('textDocument/didClose', { textDocument: { uri } })
   }
 
@@ -364,10 +371,12 @@ export class LanguageClient {
       uri,
       setTimeout(async () => {
         this.pullTimers.delete(uri)
+        const pull = (this.pulls.get(uri) ?? 0) + 1
+        this.pulls.set(uri, pull)
         const report = await this.request<DocumentDiagnosticReport>('textDocument/diagnostic', {
           textDocument: { uri },
         })
-        if (report?.kind === 'full') this.host.diagnostics(uri, report.items)
+        if (report?.kind === 'full' && this.pulls.get(uri) === pull) this.host.diagnostics(uri, report.items)
       }, pullDelayMs),
     )
   }
