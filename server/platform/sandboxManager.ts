@@ -242,7 +242,9 @@ export class SandboxManager {
         this.options.log(`sandbox ${id}: resumed with a fresh runtime (its processes were gone)`)
       }
       const { processesLost: _, ...rest } = entry.record
-      entry.record = { ...rest, state: 'running', endAt: new Date(endAt).toISOString() }
+      // As on E2B, a resumed sandbox starts anew: the list puts it first (newest first).
+      const startedAt = new Date(this.now()).toISOString()
+      entry.record = { ...rest, state: 'running', startedAt, endAt: new Date(endAt).toISOString() }
       this.save()
       return { record: entry.record, resumed: true }
     })

@@ -85,7 +85,7 @@ describe('platform API', () => {
     expect((await tp.api('POST', `/sandboxes/${id}/pause`)).status).toBe(404)
   })
 
-  it('lists sandboxes with state and metadata filters and pages with X-Next-Token', async () => {
+  it('lists sandboxes newest first with state and metadata filters and pages with X-Next-Token', async () => {
     const a = await create({ metadata: { team: 'x' } })
     const b = await create({ metadata: { team: 'y' } })
     await tp.api('POST', `/sandboxes/${b.sandboxID}/pause`)
@@ -93,13 +93,13 @@ describe('platform API', () => {
       ((await (await tp.api('GET', `/v2/sandboxes${query}`)).json()) as { sandboxID: string }[]).map(
         (s) => s.sandboxID,
       )
-    expect(await ids('')).toEqual([a.sandboxID, b.sandboxID])
+    expect(await ids('')).toEqual([b.sandboxID, a.sandboxID])
     expect(await ids('?state=paused')).toEqual([b.sandboxID])
     expect(await ids(`?metadata=${encodeURIComponent('team=x')}`)).toEqual([a.sandboxID])
     const first = await tp.api('GET', '/v2/sandboxes?limit=1')
     const token = first.headers.get('x-next-token')
     expect(token).toBeTruthy()
-    expect(await ids(`?limit=1&nextToken=${token}`)).toEqual([b.sandboxID])
+    expect(await ids(`?limit=1&nextToken=${token}`)).toEqual([a.sandboxID])
     const v1 = (await (await tp.api('GET', '/sandboxes')).json()) as { sandboxID: string; state: string }[]
     expect(v1.map((s) => s.sandboxID)).toEqual([a.sandboxID])
     expect((await tp.api('GET', '/v2/sandboxes?state=sleeping')).status).toBe(400)

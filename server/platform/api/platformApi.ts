@@ -3,13 +3,10 @@ import { tokensMatch } from '../../runtime/accessToken'
 import { isSandboxId } from '../ids'
 import { PlatformError } from '../platformError'
 import type { SandboxManager } from '../sandboxManager'
-import type { SandboxRecord } from '../sandboxRecord'
 import { readJsonBody, sendError, sendJson } from './httpJson'
+import { listSandboxes, metadataFilter, newestFirst } from './sandboxList'
 import { listedSandboxView, sandboxDetailView, sandboxView, type ViewContext } from './sandboxViews'
 import { connectBody, createSandboxBody, pauseBody, resumeBody, timeoutBody } from './schemas'
-
-/** Most rows one page of GET /v2/sandboxes holds. */
-const maxPageSize = 100
 
 export interface PlatformApiOptions extends Omit<ViewContext, 'limitsOf'> {
   apiKey: string
@@ -24,18 +21,6 @@ export function isPlatformApiPath(path: string): boolean {
   return /^\/(v2\/)?sandboxes(\/|$)/.test(path)
 }
 
-/** `state` and `metadata` filters of the list endpoints, as the e2b SDK sends them. */
-function listFilter(url: URL): (record: SandboxRecord) => boolean {
-  const states = url.searchParams.getAll('state').flatMap((s) => s.split(','))
-  for (const state of states) {
-    if (state !== 'running' && state !== 'paused') throw new PlatformError(400, `unknown state '${state}'`)
-  }
-  const metadata = [...new URLSearchParams(url.searchParams.get('metadata') ?? '').entries()]
-  return (record) =>
-    (states.length === 0 || states.includes(record.state)) &&
-    metadata.every(([key, value]) => record.metadata[key] === value)
-}
-
 /** A Unix-seconds query parameter (E2B's `start` and `end`), or undefined when absent. */
 function unixSeconds(url: URL, name: string): number | undefined {
   const raw = url.searchParams.get(name)
@@ -44,19 +29,6 @@ function unixSeconds(url: URL, name: string): number | undefined {
     throw new PlatformError(400, `invalid ${name}: '${raw.slice(0, 40)}' is not a time in Unix seconds`)
   }
   return Number(raw)
-}
-
-function pageOf(url: URL, rows: SandboxRecord[]): { page: SandboxRecord[]; next?: string } {
-  const limit = Number(url.searchParams.get('limit') ?? maxPageSize)
-  if (!Number.isInteger(limit) || limit < 1 || limit > maxPageSize) {
-    throw new PlatformError(400, `limit must be a whole number from 1 to ${maxPageSize}`)
-  }
-  const token = url.searchParams.get('nextToken')
-  const offset = token === null ? 0 : Number(Buffer.from(token, 'base64url').toString())
-  if (!Number.isInteger(offset) || offset < 0) throw new PlatformError(400, 'invalid nextToken')
-  const page = rows.slice(offset, offset + limit)
-  const more = offset + limit < rows.length
-  return more ? { page, next: Buffer.from(String(offset + limit)).toString('base64url') } : { page }
 }
 
 /** The E2B platform API (envd-api.md §11) over the sandbox manager, with `X-API-Key` auth. */
@@ -90,12 +62,15 @@ export function platformApi(manager: SandboxManager, options: PlatformApiOptions
       pattern: /^\/v2\/sandboxes$/,
       methods: {
         GET: async (_req, res, _id, url) => {
-          const { page, next } = pageOf(url, manager.list().filter(listFilter(url)))
+          const { rows, nextToken, totalRunning } = listSandboxes(url, manager.list())
           sendJson(
             res,
             200,
-            page.map((r) => listedSandboxView(r, view)),
-            next ? { 'X-Next-Token': next } : {},
+            rows.map((r) => listedSandboxView(r, view)),
+            {
+              ...(nextToken ? { 'X-Next-Token': nextToken } : {}),
+              ...(totalRunning === undefined ? {} : { 'X-Total-Running': String(totalRunning) }),
+            },
           )
         },
         POST: create,
@@ -105,7 +80,8 @@ export function platformApi(manager: SandboxManager, options: PlatformApiOptions
       pattern: /^\/sandboxes$/,
       methods: {
         GET: async (_req, res, _id, url) => {
-          const running = manager.list().filter((r) => r.state === 'running' && listFilter(url)(r))
+          const hasMetadata = metadataFilter(url)
+          const running = newestFirst(manager.list().filter((r) => r.state === 'running' && hasMetadata(r)))
           sendJson(
             res,
             200,
