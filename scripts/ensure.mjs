@@ -37,6 +37,9 @@ const debianNeeds = {
     ['/usr/bin/python3', 'python3'],
     // The search tests run ripgrep in sandboxes (and hide it to test the grep fallback).
     ['/usr/bin/rg', 'ripgrep'],
+    // A real Python HTTP/2 client (the one E2B's Python SDK uses) against the --tls stack.
+    ['/usr/lib/python3/dist-packages/httpx/__init__.py', 'python3-httpx'],
+    ['/usr/lib/python3/dist-packages/h2/__init__.py', 'python3-h2'],
   ],
   bench: [
     // The terminal, explorer and editor benches measure in Chromium, and over --tls.
