@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm run fuzz`: the fuzz suite alone (server/fuzz), as `npm test` runs it, or longer.
 //   npm run fuzz -- [--long] [--runs N] [--seed N]
-// --long is 100,000 generated requests (a few minutes here) instead of 3,000; --seed replays a
-// run that failed (its seed is in the failure's report).
+// --long is 100,000 generated requests (a few minutes here) instead of 3,000, and 50 kills of the
+// stack at random moments of a busy workload instead of 3; --seed replays a run that failed (its
+// seed is in the failure's report).
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -18,6 +19,11 @@ const root = join(import.meta.dirname, '..')
 const { status } = spawnSync(join(root, 'node_modules', '.bin', 'vitest'), ['run', 'server/fuzz'], {
   cwd: root,
   stdio: 'inherit',
-  env: { ...process.env, FUZZ_SEED: seed, ...(runs ? { FUZZ_RUNS: runs } : {}) },
+  env: {
+    ...process.env,
+    FUZZ_SEED: seed,
+    ...(runs ? { FUZZ_RUNS: runs } : {}),
+    ...(values.long ? { FUZZ_KILLS: '50' } : {}),
+  },
 })
 process.exit(status ?? 1)

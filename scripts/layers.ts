@@ -106,7 +106,7 @@ export const layers: readonly Layer[] = [
   {
     folder: 'server/testing',
     mayImport: ['server/http'],
-    why: 'network fixtures for tests and benches (a delaying proxy)',
+    why: 'fixtures for tests and benches: a delaying proxy, the stack as a process of its own',
   },
   {
     folder: 'server/fuzz',

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, readdirSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
@@ -23,8 +23,10 @@ import { demoHostName, type EmbedPolicy, embedPolicy, frameAncestors } from './e
 import { ideApi, isIdeApiPath } from './ide/ideApi'
 import { ideSite } from './ideSite'
 import { createSandboxLauncher } from './launcher/createSandboxLauncher'
+import { endLeftoverSandboxes } from './launcher/leftoverSandboxes'
 import type { SandboxLauncher } from './launcher/sandboxLauncher'
 import { SandboxManager } from './sandboxManager'
+import type { SandboxRecord } from './sandboxRecord'
 import type { SandboxRef } from './sandboxRef'
 import { sandboxRouter, sandboxTargets } from './sandboxRouter'
 import { SandboxStore } from './sandboxStore'
@@ -58,23 +60,34 @@ export interface RunningPlatform {
 
 /**
  * Starts the local platform: the E2B API, the sandbox router and the IDE, on one port. It holds
- * its data folder while it runs (see stackLock.ts), first releases what a stack that did not stop
- * left there (mounts, loop devices), and on a failed start lets go of what it had set up.
+ * its data folder while it runs (see stackLock.ts), first cleans up after a stack that did not stop
+ * (its sandboxes still running, its mounts and loop devices), and on a failed start lets go of what
+ * it had set up.
  */
 export async function startPlatform(
   config: PlatformConfig,
   options: { projectRoot: string; log: (line: string) => void },
 ): Promise<RunningPlatform> {
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
+  // Read before anything is written or mounted: a damaged file of sandboxes stops the start here.
+  const store = new SandboxStore(config.dataDir)
+  const stored = store.load()
   const lock = lockDataFolder(config.dataDir)
   const onFailure: (() => Promise<void>)[] = []
   try {
+    // Its sandboxes' processes first: one still running holds its file systems.
+    const leftover = await endLeftoverSandboxes(
+      join(config.dataDir, 'launcher'),
+      sandboxFolders(config.dataDir),
+    )
+    for (const problem of leftover.problems)
+      options.log(`stack: a killed stack's sandbox group stays: ${problem}`)
     const left = await releaseMountsUnder(config.dataDir)
-    if (lock.predecessor !== undefined || left.mounts + left.loopDevices > 0)
+    if (lock.predecessor !== undefined || leftover.ended + left.mounts + left.loopDevices > 0)
       options.log(
-        `stack: the stack before this one${lock.predecessor ? ` (pid ${lock.predecessor})` : ''} did not stop; released the ${left.mounts} mounts and ${left.loopDevices} loop devices it left`,
+        `stack: the stack before this one${lock.predecessor ? ` (pid ${lock.predecessor})` : ''} did not stop; cleaned up after it: ${leftover.ended} sandboxes still running ended, ${left.mounts} mounts and ${left.loopDevices} loop devices released`,
       )
-    return await startOnFolder(config, options, { lock, onFailure })
+    return await startOnFolder(config, options, { lock, onFailure, store, stored })
   } catch (err) {
     for (const undo of onFailure.reverse()) await undo().catch(() => {})
     await releaseMountsUnder(config.dataDir).catch(() => {})
@@ -83,14 +96,25 @@ export async function startPlatform(
   }
 }
 
+/** The ids of the sandboxes with a folder in the data folder: recorded ones, and any a killed create left. */
+function sandboxFolders(dataDir: string): string[] {
+  try {
+    return readdirSync(join(dataDir, 'sandboxes'))
+  } catch {
+    return []
+  }
+}
+
 async function startOnFolder(
   config: PlatformConfig,
   { projectRoot, log }: { projectRoot: string; log: (line: string) => void },
-  { lock, onFailure }: { lock: StackLock; onFailure: (() => Promise<void>)[] },
+  {
+    lock,
+    onFailure,
+    store,
+    stored,
+  }: { lock: StackLock; onFailure: (() => Promise<void>)[]; store: SandboxStore; stored: SandboxRecord[] },
 ): Promise<RunningPlatform> {
-  // Read before anything is mounted: a damaged file of sandboxes stops the start right here.
-  const store = new SandboxStore(config.dataDir)
-  const storedSandboxes = store.load()
   const { key, generated } = platformApiKey(config.dataDir, config.apiKey)
   const ideToken = new IdeToken(config.dataDir)
   ideToken.current()
@@ -128,7 +152,7 @@ async function startOnFolder(
     sandboxLimits: { ...defaultSandboxLimits, ...config.sandboxLimits },
     disks,
   })
-  manager.restore(storedSandboxes)
+  manager.restore(stored)
   // An E2B sandbox's links and verdicts go when its class ends; E2B answers for one that is gone.
   const stillExists = (s: SandboxRef) => s.remoteId !== undefined || manager.has(s.sandboxId)
   const joinLinks = new JoinLinks(config.dataDir, stillExists, log)
