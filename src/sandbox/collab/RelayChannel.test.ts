@@ -5,22 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestRuntime, type TestRuntime } from '../../../server/runtime/testing/runtimeFixture'
 import { SandboxSession } from '../SandboxSession'
 import { pidSelector } from '../sandboxProcesses'
+import { until } from '../testing/until'
 import { RelayChannel, relayTag } from './RelayChannel'
 import type { RelayMessage } from './relayFraming'
-
-async function until<T>(
-  what: string,
-  probe: () => T | undefined | Promise<T | undefined>,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
 
 const text = (m: RelayMessage) => new TextDecoder().decode(m.payload)
 const bytes = (s: string) => new TextEncoder().encode(s)

@@ -8,26 +8,13 @@ import { startTestRuntime, type TestRuntime } from '../../../server/runtime/test
 import { workspaceLanguagesFile } from '../../contract/languageTable'
 import { FileWatch } from '../fileWatch'
 import { SandboxSession } from '../SandboxSession'
+import { until } from '../testing/until'
 import { LanguageService } from './LanguageService'
 import { parseLanguageTag } from './serverTag'
 import { type SymbolHit, WorkspaceSymbols } from './workspaceSymbols'
 
 const bin = new URL('../../../.language-servers/node_modules/.bin', import.meta.url).pathname
 const encode = (text: string) => new TextEncoder().encode(text)
-
-async function until<T>(
-  what: string,
-  probe: () => T | undefined | Promise<T | undefined>,
-  timeoutMs = 60_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
 
 describe('LanguageService', { timeout: 120_000 }, () => {
   let rt: TestRuntime
