@@ -1,5 +1,6 @@
 // `npm run bench`: measures and prints a table of medians. Benchmarks are not tests: nothing here fails on a time.
 // `npm run bench -- runtime` (or codec, platform, class, neighbour, terminal, explorer, ports, editor, embed, fuzz, lsp, search) runs one group.
+// `npm run bench -- soak` (an hour by default, `--minutes N`) runs only when named.
 import { classFigures } from './class.bench'
 import { classLoadFigures } from './classLoad.bench'
 import { codecFigures } from './codec.bench'
@@ -13,6 +14,7 @@ import { platformFigures } from './platform.bench'
 import { portsFigures } from './ports.bench'
 import { runtimeFigures } from './runtime.bench'
 import { searchFigures } from './search.bench'
+import { soakFigures } from './soak/soak.bench'
 import { type Figure, printTable } from './table'
 import { terminalFigures } from './terminal/terminal.bench'
 
@@ -31,12 +33,19 @@ const groups: Record<string, () => Promise<Figure[]>> = {
   fuzz: fuzzFigures,
   lsp: lspFigures,
   search: searchFigures,
+  // A class of 10 through a long day: memory growth, errors, lost keys.
+  soak: soakFigures,
 }
-const chosen = process.argv.slice(2)
+/** Groups too long for a run of everything: an hour's soak would hide the others' figures behind it. */
+const onlyWhenNamed = new Set(['soak'])
+// Flags and their values (`--minutes 5`) belong to the groups that read them, not to the choice.
+const chosen = process.argv
+  .slice(2)
+  .filter((arg, i, all) => !arg.startsWith('--') && !all[i - 1]?.startsWith('--'))
 let failed = 0
 // One table per group as it finishes, so a group that fails does not take the others' figures with it.
 for (const [name, measure] of Object.entries(groups)) {
-  if (chosen.length > 0 && !chosen.includes(name)) continue
+  if (chosen.length > 0 ? !chosen.includes(name) : onlyWhenNamed.has(name)) continue
   try {
     printTable(await measure())
   } catch (err) {

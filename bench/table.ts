@@ -24,7 +24,7 @@ export function percentile(samples: number[], p: number): number {
 }
 
 /** A small seeded generator (mulberry32), so a bench's intervals do not change between printings. */
-function seededRandom(seed: number): () => number {
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0
   return () => {
     state = (state + 0x6d2b79f5) >>> 0
