@@ -158,7 +158,7 @@ export const packageRules: readonly PackageRule[] = [
   {
     packages: ['@sandbox-ide/fs-entries'],
     onlyIn: ['server/runtime'],
-    why: 'the native directory reader serves the runtime’s listings, and is bound into sandboxes for it alone',
+    why: 'the native directory reader and inotify serve the runtime’s listings and watches, and are bound into sandboxes for it alone',
   },
   {
     packages: ['@xterm/*'],

@@ -2,7 +2,7 @@
   "targets": [
     {
       "target_name": "fs_entries",
-      "sources": ["src/fs_entries.c"],
+      "sources": ["src/fs_entries.c", "src/inotify.c"],
       "cflags": ["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"],
       "defines": ["NAPI_VERSION=8", "_GNU_SOURCE"]
     }

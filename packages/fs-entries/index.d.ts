@@ -25,3 +25,21 @@ export interface DirEntries {
  * directory itself cannot be read.
  */
 export function readDirEntries(dir: string, attributePrefix: string): Promise<DirEntries>
+
+/** An inotify instance (inotify.c): one file descriptor, polled on the event loop. */
+export type InotifyHandle = { readonly __inotify: unique symbol }
+
+/**
+ * Opens an inotify instance whose events go to `onEvents` as a Buffer of raw `inotify_event`
+ * records (whole ones, in the kernel's order), or a negative errno when reading failed. The poll
+ * does not keep the process alive. Returns a negative errno when no instance could be made.
+ */
+export function inotifyOpen(onEvents: (events: Buffer | number) => void): InotifyHandle | number
+/** inotify_add_watch(2): the watch descriptor, or a negative errno. */
+export function inotifyAddWatch(handle: InotifyHandle, path: string, mask: number): number
+/** inotify_rm_watch(2): 0, or a negative errno. */
+export function inotifyRemoveWatch(handle: InotifyHandle, wd: number): number
+/** What is queued now, without waiting for the poll: raw records, undefined for none, or a negative errno. */
+export function inotifyRead(handle: InotifyHandle): Buffer | number | undefined
+/** Stops polling and closes the instance, and with it every watch. */
+export function inotifyClose(handle: InotifyHandle): void

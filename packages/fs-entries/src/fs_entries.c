@@ -348,7 +348,11 @@ static napi_value read_dir_entries(napi_env env, napi_callback_info info) {
   return promise;
 }
 
+// inotify.c: the runtime's watches, in the same addon so the sandbox binds one package.
+void register_inotify(napi_env env, napi_value exports);
+
 NAPI_MODULE_INIT() {
+  register_inotify(env, exports);
   napi_value fn;
   napi_create_function(env, "readDirEntries", NAPI_AUTO_LENGTH, read_dir_entries, NULL, &fn);
   napi_set_named_property(env, exports, "readDirEntries", fn);

@@ -160,7 +160,7 @@ describe('the official e2b SDK against the runtime: files', () => {
         timeout: 10_000,
         interval: 20,
       })
-      // The same file changed (envd's chown after the write adds CHMOD): nothing made or removed.
+      // The same file changed (envd's chown adds CHMOD): nothing made or removed.
       const kinds = new Set(events.map((e) => e.type))
       expect(
         [...kinds].filter((k) => k !== FilesystemEventType.WRITE && k !== FilesystemEventType.CHMOD),

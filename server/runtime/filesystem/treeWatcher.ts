@@ -1,12 +1,14 @@
-import { type BigIntStats, constants, type Dirent, type FSWatcher, watch } from 'node:fs'
+import { type BigIntStats, constants, type FSWatcher, watch } from 'node:fs'
 import { lstat, readdir } from 'node:fs/promises'
 import { basename, join, relative } from 'node:path'
 import { EventType } from '../../../src/gen/filesystem_pb'
 import { errnoCode, internal, messageOf, resourceExhausted } from '../errors'
 import { byteOrder } from './byteOrder'
+import { hasMoreDirsThan } from './treeSize'
 import { isUploadTempName } from './uploadTempName'
 
-// Watches a directory (optionally its whole tree) and reports envd-style events.
+// Watches a directory (optionally its whole tree) and reports envd-style events, where the
+// runtime's native addon has no inotify (else inotifyWatcher.ts maps inotify's events as envd).
 //
 // Node's fs.watch on Linux is one inotify watch per call, but it only says 'rename' or
 // 'change' for a name. So every watched directory keeps a cache of its entries' lstat
@@ -135,9 +137,7 @@ export class TreeWatcher {
   async start(): Promise<void> {
     this.rootSnapshot = await snapshot(this.root)
     try {
-      // Counted first, by names alone: a tree too large is refused in a fraction of the time a
-      // scan (an lstat of every entry) would take to find out.
-      if (this.options.recursive) await this.refuseIfLarger(this.maxDirs)
+      if (this.options.recursive && (await hasMoreDirsThan(this.root, this.maxDirs))) throw this.tooLarge()
       await this.syncDir(this.root, false, [])
     } catch (err) {
       this.close()
@@ -154,25 +154,6 @@ export class TreeWatcher {
     return resourceExhausted(
       `error watching directory ${this.root}: more than ${this.maxDirs} directories in the tree; watch a smaller one`,
     )
-  }
-
-  /** Throws tooLarge when the tree under the root holds more than `max` directories (itself included). */
-  private async refuseIfLarger(max: number): Promise<void> {
-    const queue = [this.root]
-    let found = 1
-    for (let dir = queue.pop(); dir !== undefined; dir = queue.pop()) {
-      let dirents: Dirent[]
-      try {
-        dirents = await readdir(dir, { withFileTypes: true })
-      } catch {
-        continue // the scan reports what matters
-      }
-      for (const d of dirents) {
-        if (!d.isDirectory()) continue
-        if (++found > max) throw this.tooLarge()
-        queue.push(join(dir, d.name))
-      }
-    }
   }
 
   /** Stops every watch; no callback runs after this. */

@@ -4,8 +4,8 @@ import { type WatchDirResponse, WatchDirResponseSchema } from '../../../src/gen/
 import { Channel } from '../channel'
 import { internal } from '../errors'
 import type { UserDirectory } from '../users'
+import { type DirWatcher, newDirWatcher } from './dirWatcher'
 import { filesystemEvents } from './filesystemEvents'
-import { TreeWatcher } from './treeWatcher'
 
 /** What one WatchDir stream watches. */
 export interface WatchSpec {
@@ -30,7 +30,7 @@ export const defaultMaxQueuedEvents = 16_384
  */
 export class WatchStream {
   readonly responses = new Channel<WatchDirResponse>()
-  private readonly watcher: TreeWatcher
+  private readonly watcher: DirWatcher
   private didOverflow = false
 
   constructor(
@@ -38,7 +38,7 @@ export class WatchStream {
     users: UserDirectory,
     private readonly maxQueued = defaultMaxQueuedEvents,
   ) {
-    this.watcher = new TreeWatcher(spec.realPath, {
+    this.watcher = newDirWatcher(spec.realPath, {
       recursive: spec.recursive,
       onChanges: (changes) => {
         const events = filesystemEvents(changes, spec.path, spec.includeEntry, users)

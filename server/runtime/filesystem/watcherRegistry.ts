@@ -3,15 +3,15 @@ import { Code, ConnectError } from '@connectrpc/connect'
 import type { FilesystemEvent } from '../../../src/gen/filesystem_pb'
 import { internal, notFound } from '../errors'
 import type { UserDirectory } from '../users'
+import { type DirWatcher, newDirWatcher } from './dirWatcher'
 import { filesystemEvents } from './filesystemEvents'
-import { TreeWatcher } from './treeWatcher'
 import type { WatchSpec } from './watchStream'
 
 /** Events kept per polled watcher between two GetWatcherEvents calls. */
 export const defaultMaxPolledEvents = 16_384
 
 interface PolledWatcher {
-  watcher: TreeWatcher
+  watcher: DirWatcher
   queue: FilesystemEvent[]
   /** Events dropped (oldest first) since the last drain, because nobody collected them. */
   dropped: number
@@ -45,7 +45,7 @@ export class WatcherRegistry {
   async create(spec: WatchSpec): Promise<string> {
     const id = newWatcherId()
     const polled: PolledWatcher = {
-      watcher: new TreeWatcher(spec.realPath, {
+      watcher: newDirWatcher(spec.realPath, {
         recursive: spec.recursive,
         onChanges: (changes) => {
           const events = filesystemEvents(changes, spec.path, spec.includeEntry, this.users)
