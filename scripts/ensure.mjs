@@ -19,6 +19,8 @@ const debianNeeds = {
     ['/usr/bin/slirp4netns', 'slirp4netns'],
     // Makes the idmapped mounts under each sandbox's own system (launcher/idmappedMount.py).
     ['/usr/bin/python3', 'python3'],
+    // `python` in sandboxes, whose system is the host's /usr, as E2B's base template has it.
+    ['/usr/bin/python', 'python-is-python3'],
     // Find in Files and Go to File run ripgrep inside sandboxes, whose system is the host's /usr.
     ['/usr/bin/rg', 'ripgrep'],
   ],
@@ -33,8 +35,9 @@ const debianNeeds = {
     ['/usr/bin/slirp4netns', 'slirp4netns'],
     // The --tls tests (and `npm start -- --tls`) make their certificate with it.
     ['/usr/bin/openssl', 'openssl'],
-    // The example lab (labs/python-basics) and its tests run Python in sandboxes.
+    // The example lab (labs/python-basics) and its tests run Python in sandboxes, as `python` too.
     ['/usr/bin/python3', 'python3'],
+    ['/usr/bin/python', 'python-is-python3'],
     // The search tests run ripgrep in sandboxes (and hide it to test the grep fallback).
     ['/usr/bin/rg', 'ripgrep'],
     // A real Python HTTP/2 client (the one E2B's Python SDK uses) against the --tls stack.
@@ -79,8 +82,8 @@ function ensureDebian(needs) {
     console.error(`ensure: missing Debian packages: ${missing.join(' ')}`)
     console.error(`        install them with: sudo apt-get install -y ${missing.join(' ')}`)
     // Without bubblewrap, slirp4netns or python3 the platform still runs (and says what sandboxes lack);
-    // without ripgrep, search falls back to grep.
-    const optional = new Set(['bubblewrap', 'slirp4netns', 'python3', 'ripgrep'])
+    // without ripgrep, search falls back to grep; without python-is-python3, sandboxes have python3 alone.
+    const optional = new Set(['bubblewrap', 'slirp4netns', 'python3', 'python-is-python3', 'ripgrep'])
     if (purpose === 'test' || missing.some((pkg) => !optional.has(pkg))) process.exit(1)
     return
   }

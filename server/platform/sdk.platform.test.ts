@@ -77,6 +77,8 @@ describe('e2b SDK against the platform that npm start runs', () => {
     expect(run.stdout).toBe(
       `${sandbox.sandboxId} ${(await sandbox.commands.run('id -un')).stdout.trim()} /home/user\n`,
     )
+    // E2B's base template has `python` as well as `python3` (here Debian's python-is-python3).
+    expect((await sandbox.commands.run('python --version')).stdout).toMatch(/^Python 3\.\d+\.\d+\n$/)
 
     await sandbox.files.write('project/hello.txt', 'hello from the SDK\n')
     expect(await sandbox.files.read('project/hello.txt')).toBe('hello from the SDK\n')
