@@ -1,5 +1,5 @@
 import './activityBar.css'
-import { type KeyboardEvent, Suspense, useRef } from 'react'
+import { type KeyboardEvent, Suspense, useEffect, useRef } from 'react'
 import { Icon } from '../ui/Icon'
 import { sideViewFocus, useActiveView, useActivityStore } from './activityStore'
 import type { SidebarProps } from './sidebarProps'
@@ -22,6 +22,18 @@ export function Sidebar(props: SidebarProps) {
   // The views shown so far (only ever added to, so a render that runs twice adds nothing new).
   const shown = useRef(new Set<string>()).current
   if (active) shown.add(active.id)
+  // The other views' code, fetched once the page is idle: a view's first showing does not wait for it.
+  const preloads = views.map((view) => view.view.preload).filter((p) => p !== undefined)
+  const preloadKey = views.map((view) => view.id).join()
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the views available decide, not their functions' identity
+  useEffect(() => {
+    const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 1000))
+    const cancel = window.cancelIdleCallback ?? window.clearTimeout
+    const handle = idle(() => {
+      for (const preload of preloads) preload()
+    })
+    return () => cancel(handle)
+  }, [preloadKey])
   const select = (id: string) => useActivityStore.getState().setActive(props.layoutKey, id)
   const onKeyDown = (event: KeyboardEvent) => {
     const step = event.key === 'ArrowDown' ? 1 : event.key === 'ArrowUp' ? -1 : 0

@@ -15,8 +15,11 @@ export interface SideView {
   icon: string
   /** Whether the workspace has it (source control where it is on); always, without. */
   when?(props: SidebarProps): boolean
-  /** The view; one that is not the first a sidebar shows is fetched when it first shows. */
-  view: ComponentType<SideViewProps>
+  /**
+   * The view; one that is not the first a sidebar shows is fetched when the page is idle (its
+   * `preload`), or when it first shows if that is sooner.
+   */
+  view: ComponentType<SideViewProps> & { preload?(): void }
 }
 
 /**
