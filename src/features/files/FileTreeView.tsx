@@ -3,6 +3,7 @@ import { type KeyboardEvent, useEffect, useRef, useState } from 'react'
 import type { ChangeLetter } from '../../sandbox/git/gitStatus'
 import { displayName } from '../../ui/displayName'
 import { Icon } from '../../ui/Icon'
+import { treeKey } from '../../ui/treeKeys'
 import { touchFirst, useMediaQuery } from '../../ui/useMediaQuery'
 import type { ExplorerActions } from './explorerActions'
 import { fileIcon } from './fileIcon'
@@ -113,33 +114,16 @@ export function FileTreeView({
       commands.menu(row, box?.left ?? 0, box?.bottom ?? 0)
     }
     const actionFor = (key: string): (() => void) | undefined => {
-      switch (key) {
-        case 'ArrowDown':
-          return () => moveTo(active + 1)
-        case 'ArrowUp':
-          return () => moveTo(active - 1)
-        case 'Home':
-          return () => moveTo(0)
-        case 'End':
-          return () => moveTo(rows.length - 1)
-        case 'PageDown':
-          return () => moveTo(active + 20)
-        case 'PageUp':
-          return () => moveTo(active - 20)
-        case 'ArrowRight':
-          return () => {
-            if (!row.isDir) return
-            if (row.expanded) moveTo(active + 1)
-            else commands.toggle(row)
-          }
-        case 'ArrowLeft':
-          return () => {
-            if (row.isDir && row.expanded) commands.toggle(row)
-            else if (parent() >= 0) moveTo(parent())
-          }
-        case 'Enter':
-          return () => (row.isDir ? commands.toggle(row) : commands.open(row, true))
-      }
+      const move = treeKey(
+        key,
+        { index: active, count: rows.length, expanded: row.isDir ? row.expanded : undefined, parent },
+        {
+          moveTo,
+          toggle: () => commands.toggle(row),
+          activate: () => (row.isDir ? commands.toggle(row) : commands.open(row, true)),
+        },
+      )
+      if (move) return move
       if (disabled) return undefined
       if (key === 'F2') return () => commands.rename(row)
       if (key === 'Delete') return () => commands.remove(row)

@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react'
 import { displayName } from '../../ui/displayName'
 import { Icon } from '../../ui/Icon'
+import { treeKey } from '../../ui/treeKeys'
 import { touchFirst, useMediaQuery } from '../../ui/useMediaQuery'
 import type { Problem, ProblemFile, ProblemRow, Severity } from './groupProblems'
 
@@ -76,36 +77,17 @@ export function ProblemTree({
   const activate = (row: ProblemRow) =>
     row.kind === 'file' ? onToggle(row.file) : onOpen(row.file, row.problem)
 
-  const actionFor = (key: string, row: ProblemRow): (() => void) | undefined => {
-    switch (key) {
-      case 'ArrowDown':
-        return () => moveTo(index + 1)
-      case 'ArrowUp':
-        return () => moveTo(index - 1)
-      case 'Home':
-        return () => moveTo(0)
-      case 'End':
-        return () => moveTo(rows.length - 1)
-      case 'PageDown':
-        return () => moveTo(index + 20)
-      case 'PageUp':
-        return () => moveTo(index - 20)
-      case 'ArrowRight':
-        return () => {
-          if (row.kind !== 'file') return
-          if (row.expanded) moveTo(index + 1)
-          else onToggle(row.file)
-        }
-      case 'ArrowLeft':
-        return () => {
-          if (row.kind === 'file' && row.expanded) onToggle(row.file)
-          else moveTo(fileRowOf(index))
-        }
-      case 'Enter':
-        return () => activate(row)
-    }
-    return undefined
-  }
+  const actionFor = (key: string, row: ProblemRow) =>
+    treeKey(
+      key,
+      {
+        index,
+        count: rows.length,
+        expanded: row.kind === 'file' ? row.expanded : undefined,
+        parent: () => fileRowOf(index),
+      },
+      { moveTo, toggle: () => onToggle(row.file), activate: () => activate(row) },
+    )
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const action = current && actionFor(event.key, current)

@@ -4,6 +4,7 @@ import type { ChangeGroup, GitChange } from '../../sandbox/git/gitStatus'
 import { displayName } from '../../ui/displayName'
 import { Icon } from '../../ui/Icon'
 import { IconButton } from '../../ui/IconButton'
+import { treeKey } from '../../ui/treeKeys'
 import { touchFirst, useMediaQuery } from '../../ui/useMediaQuery'
 import { groupTitles, letterWords, type ScmRow, shownOf, splitPath } from './scmRows'
 
@@ -96,33 +97,17 @@ export function ChangeTree({
   }
 
   const actionFor = (key: string, row: ScmRow): (() => void) | undefined => {
-    switch (key) {
-      case 'ArrowDown':
-        return () => moveTo(index + 1)
-      case 'ArrowUp':
-        return () => moveTo(index - 1)
-      case 'Home':
-        return () => moveTo(0)
-      case 'End':
-        return () => moveTo(rows.length - 1)
-      case 'PageDown':
-        return () => moveTo(index + 20)
-      case 'PageUp':
-        return () => moveTo(index - 20)
-      case 'ArrowRight':
-        return () => {
-          if (row.kind !== 'group') return
-          if (row.expanded) moveTo(index + 1)
-          else onToggle(row.group)
-        }
-      case 'ArrowLeft':
-        return () => {
-          if (row.kind === 'group' && row.expanded) onToggle(row.group)
-          else moveTo(groupRowOf(index))
-        }
-      case 'Enter':
-        return () => activate(row)
-    }
+    const move = treeKey(
+      key,
+      {
+        index,
+        count: rows.length,
+        expanded: row.kind === 'group' ? row.expanded : undefined,
+        parent: () => groupRowOf(index),
+      },
+      { moveTo, toggle: () => onToggle(row.group), activate: () => activate(row) },
+    )
+    if (move) return move
     const action = actionKeys[key]
     return action && (() => act(action, row))
   }

@@ -4,6 +4,7 @@ import type { SearchMatch } from '../../sandbox/search/textQuery'
 import { displayName } from '../../ui/displayName'
 import { Icon } from '../../ui/Icon'
 import { IconButton } from '../../ui/IconButton'
+import { treeKey } from '../../ui/treeKeys'
 import { touchFirst, useMediaQuery } from '../../ui/useMediaQuery'
 import type { ResultFile } from './SearchModel'
 import type { SearchRow } from './searchRows'
@@ -85,34 +86,20 @@ export function SearchResultTree({
         ? () => (row.kind === 'match' ? onReplaceMatch(row.file, row.match) : onReplaceFile(row.file))
         : undefined
     if (event.ctrlKey || event.metaKey || event.altKey) return undefined
-    switch (event.key) {
-      case 'ArrowDown':
-        return () => moveTo(index + 1)
-      case 'ArrowUp':
-        return () => moveTo(index - 1)
-      case 'Home':
-        return () => moveTo(0)
-      case 'End':
-        return () => moveTo(rows.length - 1)
-      case 'PageDown':
-        return () => moveTo(index + 20)
-      case 'PageUp':
-        return () => moveTo(index - 20)
-      case 'ArrowRight':
-        return () => {
-          if (row.kind !== 'file') return
-          if (row.expanded) moveTo(index + 1)
-          else onToggle(row.file)
-        }
-      case 'ArrowLeft':
-        return () => {
-          if (row.kind === 'file' && row.expanded) onToggle(row.file)
-          else moveTo(fileRowOf(index))
-        }
-      case 'Enter':
-        return () => (row.kind === 'file' ? onToggle(row.file) : onOpen(row.file, row.match, true))
-    }
-    return undefined
+    return treeKey(
+      event.key,
+      {
+        index,
+        count: rows.length,
+        expanded: row.kind === 'file' ? row.expanded : undefined,
+        parent: () => fileRowOf(index),
+      },
+      {
+        moveTo,
+        toggle: () => onToggle(row.file),
+        activate: () => (row.kind === 'file' ? onToggle(row.file) : onOpen(row.file, row.match, true)),
+      },
+    )
   }
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
