@@ -92,7 +92,8 @@ export function sandboxGitRunner(session: SandboxSession): GitRunner {
       const e = event.event
       if (e.case === 'start') {
         pid = e.value.pid
-        if (input) void feed(e.value.pid, input)
+        // A git that ends before reading its input says why in its exit status and stderr.
+        if (input) feed(e.value.pid, input).catch(() => {})
       } else if (e.case === 'data') {
         const output = e.value.output
         if (output.case === 'stdout') {
