@@ -244,7 +244,18 @@ describe('fuzz: kill -9 at random moments of a busy workload, and restart', () =
         processesLost: true,
       })
       const journal = sandboxes.get(id)
-      if (!journal) continue
+      if (!journal) {
+        // Created by a call the kill cut off: the workload takes it on from now.
+        const detail = (await (await s.api('GET', `/sandboxes/${id}`)).json()) as { envdAccessToken: string }
+        const adopted = {
+          token: detail.envdAccessToken,
+          createAcked: true,
+          killAsked: false,
+          killAcked: false,
+        }
+        sandboxes.set(id, { ...adopted, files: {}, queue: Promise.resolve() })
+        continue
+      }
       const resumed = await s.api('POST', `/sandboxes/${id}/connect`, { timeout: 3600 })
       expect(resumed.status, `${where}: resuming ${id}`).toBe(201)
       for (const [name, file] of Object.entries(journal.files) as [FileName, FileJournal][]) {
