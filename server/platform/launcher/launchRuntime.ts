@@ -178,7 +178,6 @@ export async function launchRuntime(launch: RuntimeLaunch): Promise<LaunchedSand
   }
   gate.end('go\n')
   argsPipe?.end(launch.argsOnFd4?.map((arg) => `${arg}\0`).join(''))
-  child.stdin?.end(launch.stdin)
   // Read from the start: what bwrap says before the runtime runs explains a failed network too.
   const stderrTail: string[] = []
   let onListening: (port: number) => void = () => {}
@@ -210,6 +209,10 @@ export async function launchRuntime(launch: RuntimeLaunch): Promise<LaunchedSand
       )
     }
   }
+  // The runtime's secrets only now: bwrap goes on when its block fd closes, so a stack killed
+  // while it set the network up would leave a sandbox running for nobody; without its secrets on
+  // stdin the runtime ends at once, and the sandbox with it.
+  child.stdin?.end(launch.stdin)
 
   // Once the runtime is gone, nothing of the sandbox may stay: orphans left in its group go too.
   const exited = childExit.then(async (status) => {
