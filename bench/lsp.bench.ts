@@ -229,7 +229,7 @@ export async function lspFigures(): Promise<Figure[]> {
           median: median(measured.diagnostics),
           unit: 'ms',
           runs: measured.diagnostics.length,
-          note: `p95 ${percentile(measured.diagnostics, 95).toFixed(1)} ms (goal 1,000); includes the 250 ms pause before asking`,
+          note: `p95 ${percentile(measured.diagnostics, 95).toFixed(1)} ms (goal 1,000); includes the 100 ms pause before asking`,
         },
         {
           name: `${name}: cold start, opening the file to its first squiggle`,
