@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, realpathSync } from 'node:fs'
 import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { mountPoints, runTool, unmount } from '../mounts'
 
 /** Mount points strictly under `dir`, in the order they were mounted (/proc/self/mountinfo's). */
@@ -45,10 +46,16 @@ export async function releaseMountsUnder(dir: string): Promise<{ mounts: number;
     for (const at of left.reverse()) await unmount(at).catch(() => {})
     mounts += left.length
   }
-  // Unmounting a loop mount frees its device (autoclear); one left over from a mount cut short,
-  // or held by a lazy unmount, is detached (or freed once its last user goes).
+  // Unmounting a loop mount frees its device (autoclear), a moment after its last close: waited
+  // for. One left over from a mount cut short, or held by a lazy unmount, is detached (or freed
+  // once its last user goes), and waited for too, so that a stopped stack leaves nothing.
+  const freed = async (timeoutMs: number) => {
+    for (let waited = 0; waited < timeoutMs && loopDevicesUnder(dir).length > 0; waited += 50) await sleep(50)
+  }
+  await freed(2000)
   const loopDevices = loopDevicesUnder(dir)
   for (const device of loopDevices) await runTool('losetup', ['-d', device]).catch(() => {})
+  if (loopDevices.length > 0) await freed(3000)
   const left = mountsUnder(dir)
   if (left.length > 0) throw new Error(`could not unmount ${left.join(', ')}`)
   return { mounts, loopDevices: loopDevices.length }
