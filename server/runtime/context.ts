@@ -1,4 +1,5 @@
 import { createContextKey, type HandlerContext } from '@connectrpc/connect'
+import type { UploadJournal } from './files/uploadJournal'
 import type { RuntimeOptions } from './options'
 import type { User, UserDirectory } from './users'
 
@@ -6,6 +7,8 @@ import type { User, UserDirectory } from './users'
 export interface RuntimeContext {
   options: RuntimeOptions
   users: UserDirectory
+  /** Where in-place writes are written down while they run, so a kill loses nothing. */
+  journal?: UploadJournal
 }
 
 /** The user a call runs as, set by the user interceptor from `Authorization: Basic`. */

@@ -18,6 +18,11 @@ export interface RuntimeOptions {
   sudoCommand?: string
   /** A file whose `oom_kill N` line counts the sandbox's out-of-memory kills (its memory cgroup's). */
   oomEvents?: string
+  /**
+   * A folder of the runtime's own, kept with the sandbox and outside what users watch, where
+   * in-place writes are written down while they run, so a kill loses nothing (uploadJournal.ts).
+   */
+  writesJournal?: string
   /** When set, every call but /health and /files must carry it as X-Access-Token (as envd). */
   accessToken?: string
   /** The user that calls without a Basic username run as. */
@@ -42,6 +47,8 @@ Options:
   --sudo-command PATH   where to write the \`sudo\` command (default /usr/local/bin/sudo)
   --oom-events PATH     the sandbox's memory cgroup events (oom_kill N): an OOM-killed process
                         is reported as out of memory
+  --writes-journal DIR  write in-place writes down here while they run, and finish those a
+                        kill cut short at the next start (a folder kept with the sandbox)
   --access-token T      require X-Access-Token T on every call (default: no auth, as envd);
                         also read from RUNTIME_ACCESS_TOKEN; '-' reads it from stdin (one line),
                         which keeps it out of the process list and the environment
@@ -91,6 +98,7 @@ export async function parseRuntimeArgs(
       'sudo-socket': { type: 'string' },
       'sudo-command': { type: 'string' },
       'oom-events': { type: 'string' },
+      'writes-journal': { type: 'string' },
       'access-token': { type: 'string' },
       'env-vars': { type: 'string' },
       user: { type: 'string' },
@@ -119,6 +127,7 @@ export async function parseRuntimeArgs(
     ...(values['sudo-socket'] ? { sudoSocket: values['sudo-socket'] } : {}),
     ...(values['sudo-command'] ? { sudoCommand: values['sudo-command'] } : {}),
     ...(values['oom-events'] ? { oomEvents: values['oom-events'] } : {}),
+    ...(values['writes-journal'] ? { writesJournal: values['writes-journal'] } : {}),
     ...(accessToken ? { accessToken } : {}),
     defaultUser: values.user ?? userInfo().username,
     ...(values.home ? { home: values.home } : {}),

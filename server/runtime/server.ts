@@ -14,6 +14,7 @@ import { sendEnvdError, tokensMatch, unauthorizedMessage } from './accessToken'
 import type { RuntimeContext } from './context'
 import { applyCors } from './cors'
 import { filesHandler } from './files/filesHandler'
+import { UploadJournal } from './files/uploadJournal'
 import { filesystemService } from './filesystem/service'
 import type { RuntimeOptions } from './options'
 import { openPortTunnel } from './portTunnel'
@@ -44,7 +45,11 @@ function isTokenExempt(method: string | undefined, path: string): boolean {
 
 /** Builds the runtime's request handler: CORS, then the access token, then the routes. */
 export function createRuntimeHandler(options: RuntimeOptions) {
-  const rt: RuntimeContext = { options, users: new UserDirectory(options.defaultUser, options.home) }
+  const rt: RuntimeContext = {
+    options,
+    users: new UserDirectory(options.defaultUser, options.home),
+    ...(options.writesJournal ? { journal: new UploadJournal(options.writesJournal) } : {}),
+  }
   const shutdown = new AbortController()
   // Every open stream listens for shutdown; dozens of terminals are normal, not a leak.
   setMaxListeners(0, shutdown.signal)
@@ -116,7 +121,9 @@ export function createRuntimeHandler(options: RuntimeOptions) {
     filesystem.dispose()
     processes.dispose()
   }
-  return { handle, tunnel, dispose }
+  /** Finishes the writes a killed runtime left half-done (before any call is served). */
+  const recover = async () => (await rt.journal?.recover()) ?? []
+  return { handle, tunnel, dispose, recover }
 }
 
 /** One listener of the runtime: a TCP port, or a Unix socket. */
@@ -149,6 +156,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<RunningRunt
       })
     : undefined
   const runtime = createRuntimeHandler(options)
+  await runtime.recover()
   const server = await listen(runtime, { port: options.port, host: options.host })
   let unixServer: Server | undefined
   if (options.socket) {

@@ -5,7 +5,7 @@ import { nodeFlags } from '../../nodeFlags'
 import { bubblewrapArgs, sandboxOomEvents, sandboxSocketDir, sandboxSudoSocket } from './bubblewrapArgs'
 import type { BubblewrapHost } from './bubblewrapHost'
 import { launchRuntime, sandboxBlockFd, sandboxInfoFd } from './launchRuntime'
-import { runtimeFlags, runtimeStdin } from './runtimeInvocation'
+import { runtimeFlags, runtimeStdin, sandboxWritesJournal } from './runtimeInvocation'
 import { sandboxUser } from './sandboxEtcFiles'
 import type { LaunchedSandbox, LaunchSpec } from './sandboxLauncher'
 import {
@@ -83,6 +83,7 @@ export async function launchInBubblewrap(
       socket: join(sandboxSocketDir, runtimeSocketName),
       ...(oomEvents ? { oomEvents: sandboxOomEvents } : {}),
       ...(root ? { sudoSocket: sandboxSudoSocket } : {}),
+      ...(ownSystem ? { writesJournal: sandboxWritesJournal } : {}),
     }),
   ]
   const launching = launchRuntime({

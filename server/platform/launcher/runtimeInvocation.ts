@@ -6,6 +6,9 @@ export const runtimeEnvironment = {
   LANG: 'C.UTF-8',
 }
 
+/** Where a sandbox's runtime writes down in-place writes: its own system's /var/cache, kept with it. */
+export const sandboxWritesJournal = '/var/cache/sandbox-runtime/writes'
+
 /**
  * Runtime flags for one sandbox; the token and env vars come on stdin, never in argv. Without
  * a network of its own, a runtime takes any free port; with one, envd's own port and a socket.
@@ -13,13 +16,22 @@ export const runtimeEnvironment = {
 export function runtimeFlags(
   user: string,
   home: string,
-  listen: { port: number; socket?: string; oomEvents?: string; sudoSocket?: string } = { port: 0 },
+  listen: {
+    port: number
+    socket?: string
+    oomEvents?: string
+    sudoSocket?: string
+    writesJournal?: string
+  } = {
+    port: 0,
+  },
 ): string[] {
   return [
     '--port',
     String(listen.port),
     ...(listen.socket ? ['--socket', listen.socket] : []),
     ...(listen.oomEvents ? ['--oom-events', listen.oomEvents] : []),
+    ...(listen.writesJournal ? ['--writes-journal', listen.writesJournal] : []),
     ...(listen.sudoSocket ? ['--sudo-socket', listen.sudoSocket] : []),
     '--host',
     '127.0.0.1',

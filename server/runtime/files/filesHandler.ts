@@ -98,6 +98,7 @@ export function filesHandler(rt: RuntimeContext) {
         user,
         path: rawPath === null ? undefined : resolveFor(rawPath, user, rt),
         resolve: (path) => resolveFor(path, user, rt),
+        ...(rt.journal ? { journal: rt.journal } : {}),
       })
       const body = JSON.stringify(files)
       res.writeHead(200, {

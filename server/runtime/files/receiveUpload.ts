@@ -1,12 +1,13 @@
 import type { IncomingMessage } from 'node:http'
 import { basename } from 'node:path'
-import { Readable } from 'node:stream'
+import { PassThrough, Readable } from 'node:stream'
 import { createGunzip } from 'node:zlib'
 import busboy from 'busboy'
 import { messageOf } from '../errors'
 import type { User } from '../users'
 import { FilesError } from './filesError'
 import { metadataFromHeaders } from './metadataHeaders'
+import type { UploadJournal } from './uploadJournal'
 import { writeUploadedFile } from './writeUploadedFile'
 
 /** One written file in the POST /files answer (envd's small EntryInfo; `type` is always file). */
@@ -24,15 +25,31 @@ export interface UploadTarget {
   path: string | undefined
   /** Resolves a multipart part's filename (a full path, relative to home when relative). */
   resolve(path: string): string
+  /** The runtime's journal of in-place writes (uploadJournal.ts). */
+  journal?: UploadJournal
 }
 
 /** Largest `file` part without a filename: busboy holds such a part in memory as a string. */
 const fieldBytes = 16 * 1024 * 1024
 
+/**
+ * The body as a stream of its own, as the gzip path's is: a writer that fails (a full disk)
+ * destroys it, not the request, whose rest the server then drains, so the answer goes back over
+ * a connection that is still whole (a destroyed request cuts it, and a proxy in front sees EPIPE).
+ */
+function detached(req: IncomingMessage): Readable {
+  const body = new PassThrough()
+  req.on('error', (err) => body.destroy(err))
+  req.on('close', () => {
+    if (!req.complete) body.destroy(new Error('the request was aborted'))
+  })
+  return req.pipe(body)
+}
+
 /** The request body with `Content-Encoding` undone: identity, or gzip; anything else is 400. */
 function decodedBody(req: IncomingMessage): Readable {
   const encoding = (req.headers['content-encoding'] ?? '').trim().toLowerCase()
-  if (encoding === '' || encoding === 'identity') return req
+  if (encoding === '' || encoding === 'identity') return detached(req)
   if (encoding !== 'gzip') throw new FilesError(400, `unsupported Content-Encoding: ${encoding}`)
   const gunzip = createGunzip()
   req.on('error', (err) => gunzip.destroy(err))
@@ -97,7 +114,7 @@ function receiveMultipart(
         .then(async () => {
           if (failed) return
           const path = target.path ?? target.resolve(filename ?? '')
-          await writeUploadedFile(stream, path, target.user, metadata)
+          await writeUploadedFile(stream, path, target.user, metadata, target.journal)
           results.push(uploadedFile(path, metadata))
         })
         .catch(fail)
@@ -166,7 +183,7 @@ export async function receiveUpload(req: IncomingMessage, target: UploadTarget):
   if (multipart || path === undefined) return receiveMultipart(req, body, target, metadata)
 
   try {
-    await writeUploadedFile(body, path, target.user, metadata)
+    await writeUploadedFile(body, path, target.user, metadata, target.journal)
   } catch (err) {
     req.resume()
     throw err instanceof FilesError ? err : new FilesError(400, `error reading the upload: ${messageOf(err)}`)

@@ -21,6 +21,7 @@ import { readWatchEvents, watchEventsSettled } from '../filesystem/inotify'
 import { uploadTempName } from '../filesystem/uploadTempName'
 import type { User } from '../users'
 import { FilesError, isNoSpace, spaceLeft, writeFailure } from './filesError'
+import type { UploadJournal } from './uploadJournal'
 
 /**
  * Where writing `path` really lands: envd opens it with O_TRUNC, which follows a symlink, so
@@ -99,10 +100,13 @@ async function writeInPlace(
   size: number,
   mode: number | undefined,
   user: User,
+  journal: UploadJournal | undefined,
 ): Promise<'copied' | 'no room' | 'renamed'> {
   const left = await spaceLeft(dir)
   if (left !== undefined && left.bytes < size + copySlack) return 'no room'
   let out: FileHandle | undefined
+  // Written down before the target is cut to nothing, struck off once its new bytes are on disk.
+  const strike = await journal?.begin(temp, target)
   try {
     if (mode !== undefined) await chownToUser(target, user)
     out = await open(target, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC, 0o666)
@@ -110,6 +114,7 @@ async function writeInPlace(
     readWatchEvents()
     if (mode === undefined) await chownToUser(target, user)
     await copyInto(temp, out, size)
+    if (strike) await out.sync()
     return 'copied'
   } catch (err) {
     if (isNoSpace(err)) {
@@ -121,6 +126,17 @@ async function writeInPlace(
     throw err
   } finally {
     await out?.close()
+    await strike?.()
+  }
+}
+
+/** Flushes a file's bytes to the disk. */
+async function flushFile(path: string): Promise<void> {
+  const handle = await open(path, 'r')
+  try {
+    await handle.sync()
+  } finally {
+    await handle.close()
   }
 }
 
@@ -146,6 +162,8 @@ export async function writeUploadedFile(
   path: string,
   user: User,
   metadata: Record<string, string>,
+  /** Where an in-place write is written down while it runs (the runtime's), so a kill loses nothing. */
+  journal?: UploadJournal,
 ): Promise<void> {
   const target = await writeTarget(path)
   const dir = dirname(target)
@@ -161,13 +179,15 @@ export async function writeUploadedFile(
     temp = join(dir, uploadTempName(mode !== undefined))
     const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o666)
     await pipeline(source, handle.createWriteStream())
+    // On disk before the target is touched: after a kill, the journal copies it again.
+    if (journal) await flushFile(temp)
     if (mode !== undefined) await chmod(temp, mode)
     const written = temp
     // After chown, which clears setuid bits, and unmasked, so the old mode comes back exactly.
     const restoreMode = async (file: string) => {
       if (mode !== undefined && (await modeChanged(file, mode))) await chmod(file, mode)
     }
-    const placed = await writeInPlace(written, target, dir, (await stat(written)).size, mode, user)
+    const placed = await writeInPlace(written, target, dir, (await stat(written)).size, mode, user, journal)
     if (placed === 'no room') {
       // Owned, moded and labelled before it takes the target's place, so that happens at once.
       await chownToUser(written, user)
