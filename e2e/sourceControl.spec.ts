@@ -99,7 +99,8 @@ test('a commit made in the view (staging everything, the author asked once) is i
   await author.getByRole('textbox', { name: 'Email' }).fill('ada@example.com')
   await author.getByRole('button', { name: 'Save and Commit' }).click()
 
-  await expect(scm.view).toContainText('No changes')
+  // The commit, then the status read again: on a loaded machine (the whole suite) more than 5 s.
+  await expect(scm.view).toContainText('No changes', { timeout: 20_000 })
   await expect(scm.message).toHaveValue('')
   expect(await sh('git log -1 --format="%s|%an <%ae>" && git show --name-only --format= HEAD')).toBe(
     'Change the notes from the IDE|Ada Lovelace <ada@example.com>\nnew.txt\nnotes.txt\n',

@@ -60,8 +60,25 @@ export interface FilesConnection {
   readonly endpoint: RuntimeEndpoint | undefined
 }
 
+let listDirModule: Promise<typeof import('../api/listDir')> | undefined
+
+/**
+ * ListDir's hand-made decoder, out of the first page's script but fetched as soon as a session
+ * is made, while the server is surely there: fetched only when first listing, it could be asked
+ * for while the stack is down (a reconnect), and a browser keeps a failed import. A failed
+ * fetch is tried again at the next listing.
+ */
+function listDirCode(): Promise<typeof import('../api/listDir')> {
+  listDirModule ??= import('../api/listDir').catch((err: unknown) => {
+    listDirModule = undefined
+    throw err
+  })
+  return listDirModule
+}
+
 /** SandboxFiles over a session's runtime: /files for contents, the Filesystem service for the rest. */
 export function sandboxFiles(connection: FilesConnection): SandboxFiles {
+  void listDirCode().catch(() => {})
   const filesystem = () => {
     const clients = connection.clients
     if (!clients) throw notConnected()
@@ -81,9 +98,8 @@ export function sandboxFiles(connection: FilesConnection): SandboxFiles {
   return {
     stat,
     find: (path) => stat(path).catch((err: unknown) => (isNotFound(err) ? undefined : Promise.reject(err))),
-    // Its hand-made decoder is the explorer's, which comes after the first page: fetched with it.
     list: (path, depth = 1, signal) =>
-      mapped(async () => (await import('../api/listDir')).listDir(endpoint(), { path, depth }, signal)),
+      mapped(async () => (await listDirCode()).listDir(endpoint(), { path, depth }, signal)),
     home: () => mapped(async () => (await filesystem().stat({ path: '' })).entry?.path),
     read: (path, signal) => mapped(() => readFile(endpoint(), path, signal)),
     saveLink: (path) => saveLink(endpoint(), path),
