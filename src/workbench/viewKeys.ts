@@ -9,7 +9,7 @@ export interface KeyCombination {
 }
 
 /** The keyboard is in a terminal (its screen, or its own find box). */
-export const focusInTerminal = () => !!document.activeElement?.closest('.terminal')
+const focusInTerminal = () => !!document.activeElement?.closest('.terminal')
 const notInTerminal = () => !focusInTerminal()
 
 /** A key of the sidebar's views and their actions, and the action's name (a view's id, or another). */

@@ -1,7 +1,7 @@
 import { Subscribers } from '../../common/Subscribers'
 import type { FileChange } from '../../sandbox/fileWatch'
 import { type EntryInfo, EventType, FileType } from '../../sandbox/sandboxFiles'
-import { compareNames, sortNatural } from './naturalOrder'
+import { sortNatural } from './naturalOrder'
 
 /** One visible row of the tree. */
 export interface TreeRow {
@@ -25,12 +25,6 @@ interface DirState {
 }
 
 const isDirEntry = (e: EntryInfo) => e.type === FileType.DIRECTORY
-
-/** Folders first, then files, each in natural order ("file2" before "file10"). */
-export function compareEntries(a: EntryInfo, b: EntryInfo): number {
-  const dirs = Number(isDirEntry(b)) - Number(isDirEntry(a))
-  return dirs !== 0 ? dirs : compareNames(a.name, b.name)
-}
 
 /** The parent folder of an absolute path. */
 export function parentOf(path: string): string {
