@@ -1,4 +1,4 @@
-import { Suspense, useCallback, useEffect, useMemo, useState } from 'react'
+import { Suspense, useCallback, useContext, useEffect, useMemo, useState } from 'react'
 import { noLabSnapshot } from '../features/lab/LabController'
 import { StatusBar } from '../features/statusbar/StatusBar'
 import { TerminalEchoStatus } from '../features/terminal/TerminalEchoStatus'
@@ -19,7 +19,7 @@ import { labCommands } from './labCommands'
 import { languageCommands } from './languageCommands'
 import { useLayoutStore, usePanelVisibility } from './layoutStore'
 import { navigate } from './route'
-import { useOneSandboxOnly } from './signIn'
+import { CallerContext, useOneSandboxOnly } from './signIn'
 import { useGlobalShortcuts } from './useGlobalShortcuts'
 
 // Fetched when first wanted: the palette (cmdk and its dialog), a lab's panel, code intelligence's status.
@@ -33,7 +33,13 @@ const noGit = noLanguage
 
 /** The full workbench: toolbar, the panels (remembered per sandbox), status bar and command palette. */
 export function Workbench({ session, theme }: { session: SandboxSession; theme: Theme }) {
-  const workspace = useWorkspace(session, theme, { lab: true, codeIntelligence: true, sourceControl: true })
+  const who = useContext(CallerContext)
+  const workspace = useWorkspace(session, theme, {
+    lab: true,
+    codeIntelligence: true,
+    sourceControl: true,
+    collaboration: { name: who?.role === 'student' ? who.student : 'Owner' },
+  })
   if (!workspace) return null
   return <FullWorkbench workspace={workspace} theme={theme} />
 }

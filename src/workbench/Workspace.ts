@@ -14,6 +14,7 @@ import { TerminalInstance } from '../features/terminal/TerminalInstance'
 import { TerminalManager } from '../features/terminal/TerminalManager'
 import { TerminalMemory } from '../features/terminal/terminalMemory'
 import { useTerminalSettings } from '../features/terminal/terminalSettings'
+import type { Collaboration } from '../sandbox/collab/collaboration'
 import { FileWatch } from '../sandbox/fileWatch'
 import type { SourceControl } from '../sandbox/git/SourceControl'
 import { LanguageService } from '../sandbox/language/LanguageService'
@@ -40,6 +41,8 @@ export interface WorkspaceOptions {
   codeIntelligence: boolean
   /** With source control: git in the sandbox for the home folder (its view, colours, the gutter). */
   sourceControl?: boolean
+  /** With co-editing: open files shared live with the sandbox's other pages, this person shown to them by `name`. */
+  collaboration?: { name: string }
 }
 
 /**
@@ -94,7 +97,11 @@ export class Workspace {
     )
     this.disposables.add(toDisposable(keepScreensOnLeave(this.terminals)))
     this.editor = this.disposables.add(
-      new EditorManager(session, { watch: this.watch, notices: options.notices }),
+      new EditorManager(session, {
+        watch: this.watch,
+        notices: options.notices,
+        collaboration: options.collaboration && this.collaboration(session, options.collaboration.name),
+      }),
     )
     this.disposables.add(toDisposable(guardUnsavedEdits(this.editor)))
     // Unsaved text kept in the browser (hot exit): its code comes after the page renders.
@@ -123,6 +130,17 @@ export class Workspace {
       )
     // A saved file shows in the preview at once (a plain server has no live reload of its own).
     this.disposables.add(toDisposable(this.editor.onSaved(() => this.preview.reload())))
+  }
+
+  /** Co-editing, loaded (Yjs, the relay) when the first file opens, and kept until the workspace goes. */
+  private collaboration(session: SandboxSession, name: string): () => Promise<Collaboration> {
+    let loading: Promise<Collaboration> | undefined
+    return () => {
+      loading ??= import('../sandbox/collab/collaboration')
+        .then(({ loadCollaboration }) => loadCollaboration(session, name))
+        .then((collaboration) => this.disposables.add(collaboration))
+      return loading
+    }
   }
 
   private codeIntelligence(session: SandboxSession, notices: NoticeSink): LanguageService {

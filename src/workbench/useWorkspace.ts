@@ -16,12 +16,21 @@ export function useWorkspace(
     lab,
     codeIntelligence,
     sourceControl = false,
-  }: { lab: boolean; codeIntelligence: boolean; sourceControl?: boolean },
+    collaboration,
+  }: { lab: boolean; codeIntelligence: boolean; sourceControl?: boolean; collaboration?: { name: string } },
 ): Workspace | undefined {
   // The theme it starts with; later changes go through setTheme below, not a new workspace.
   const workspace = useDisposable(
-    () => new Workspace(session, { theme, notices: pageNotices, lab, codeIntelligence, sourceControl }),
-    [session, lab, codeIntelligence, sourceControl],
+    () =>
+      new Workspace(session, {
+        theme,
+        notices: pageNotices,
+        lab,
+        codeIntelligence,
+        sourceControl,
+        collaboration,
+      }),
+    [session, lab, codeIntelligence, sourceControl, collaboration?.name],
   )
   useEffect(() => workspace?.setTheme(theme), [workspace, theme])
   return workspace

@@ -89,7 +89,10 @@ export function CodeEditor({
     if (buffer.viewState) editor.restoreViewState(buffer.viewState)
     const position = editor.getPosition()
     if (position) setCursor({ line: position.lineNumber, column: position.column })
+    // A shared file tells the others where this person's cursor is while it is shown.
+    const detach = buffer.attachEditor(editor)
     return () => {
+      detach()
       buffer.viewState = editor.saveViewState()
     }
   }, [editor, buffer])

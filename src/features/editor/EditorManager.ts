@@ -1,5 +1,6 @@
 import { DisposableStore, toDisposable } from '../../common/lifecycle'
 import { Subscribers } from '../../common/Subscribers'
+import { type Collaboration, maxSharedChars } from '../../sandbox/collab/collaboration'
 import type { WatchNotice } from '../../sandbox/fileWatch'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import type { NoticeSink } from '../../ui/notifications'
@@ -67,6 +68,8 @@ export interface EditorSources {
   notices: NoticeSink
   /** Monaco's models by default; tests pass plain text buffers. */
   createBuffer?: BufferFactory
+  /** The other pages of the sandbox, to co-edit files with (loaded when the first file opens). */
+  collaboration?: () => Promise<Collaboration>
 }
 
 const monacoBuffer: BufferFactory = async (text, path, reduced) =>
@@ -105,10 +108,11 @@ export class EditorManager {
   private readonly disposables = new DisposableStore()
   private readonly host: DocumentHost
   private disposed = false
+  private collaborationFailed = false
 
   constructor(
     private readonly session: EditorSession,
-    { watch, notices, createBuffer = monacoBuffer }: EditorSources,
+    { watch, notices, createBuffer = monacoBuffer, collaboration }: EditorSources,
   ) {
     this.host = {
       files: session.files,
@@ -132,6 +136,7 @@ export class EditorManager {
       loadedWithFocus: (doc) => {
         if (this.activeId === doc.id) this.focusRequest++
       },
+      share: collaboration && ((buffer, path, diskText) => this.share(collaboration, buffer, path, diskText)),
     }
     this.disposables.add(
       toDisposable(
@@ -145,6 +150,25 @@ export class EditorManager {
   }
 
   subscribe = this.subscribers.add
+
+  /** Joins the others' copy of the file; a page that cannot reach them edits alone, and says why once. */
+  private async share(
+    collaboration: () => Promise<Collaboration>,
+    buffer: TextBuffer,
+    path: string,
+    diskText: string,
+  ): Promise<void> {
+    try {
+      const { documents, presence } = await collaboration()
+      if (diskText.length > maxSharedChars) return
+      const shared = await documents.join(path, diskText)
+      if (!buffer.share(shared, presence, diskText, () => documents.leave(shared))) documents.leave(shared)
+    } catch (err) {
+      if (this.collaborationFailed || this.disposed) return
+      this.collaborationFailed = true
+      this.host.notify(`Co-editing is off: ${errorMessage(err)}`)
+    }
+  }
 
   getSnapshot = (): EditorSnapshot => this.snapshot
 

@@ -69,6 +69,11 @@ export interface DocumentHost {
   openElsewhere(doc: OpenDocument, path: string): boolean
   /** The text is ready and the user asked for the keyboard to go to it. */
   loadedWithFocus(doc: OpenDocument): void
+  /**
+   * Shares the buffer with the other pages that have the file open (co-editing), if they can
+   * be reached; settles once the buffer holds the shared text, or stays unshared.
+   */
+  share?(buffer: TextBuffer, path: string, diskText: string): Promise<void>
 }
 
 type Disagreement = Conflict & { version: DiskVersion; hash: string }
@@ -264,6 +269,7 @@ export class OpenDocument {
       }
       this.reduced = tier === 'reduced'
       const buffer = await this.host.createBuffer(text, this.path, this.reduced)
+      if (!this.reduced && !this.closed) await this.host.share?.(buffer, this.path, text)
       if (this.closed) {
         buffer.dispose()
         return
@@ -346,6 +352,12 @@ export class OpenDocument {
     if (disk.kind === 'same') {
       this.conflict = undefined
       this.comparing = false
+    } else if (disk.kind === 'changed' && this.buffer.sharing && this.othersCarry(disk)) {
+      // Another page saved it, or the page that leads takes it in: the shared text follows.
+      this.version = disk.version
+      this.hash = disk.hash
+      this.conflict = undefined
+      this.buffer.adoptDisk(disk.text as string)
     } else if (disk.kind === 'changed') {
       const clean = !this.buffer.dirty && !this.conflict
       if (clean && disk.text !== undefined && !disk.tooBig) {
@@ -363,6 +375,17 @@ export class OpenDocument {
       }
     }
     this.host.changed()
+  }
+
+  /**
+   * Whether a change on disk to a shared file is already in the shared text, or will be without
+   * this page: the disk holds the shared text (a save by anyone), another page said it saved
+   * these bytes, or another page leads and takes changes from outside in for all.
+   */
+  private othersCarry(disk: Extract<DiskState, { kind: 'changed' }>): boolean {
+    const shared = this.buffer?.sharing
+    if (!shared || disk.text === undefined || disk.tooBig) return false
+    return disk.text === this.buffer?.getText() || shared.savedByOther(disk.hash) || !shared.leads
   }
 
   /** Nothing unsaved in a binary or too-big file: show whatever the disk holds now. */
@@ -398,7 +421,8 @@ export class OpenDocument {
         return
       }
       const versionId = buffer.versionId()
-      const bytes = encodeText(buffer.getText())
+      const text = buffer.getText()
+      const bytes = encodeText(text)
       await this.host.files.write(this.path, bytes)
       // The stat right after our own write is taken as ours: a write by someone else in those
       // few milliseconds would be missed (the runtime has no compare-and-swap upload).
@@ -407,7 +431,8 @@ export class OpenDocument {
       this.hash = contentHash(bytes)
       this.size = bytes.length
       this.deletedOnDisk = false
-      buffer.markSaved(versionId)
+      buffer.markSaved(versionId, text)
+      buffer.sharing?.saved(this.hash)
       this.host.saved(this.path)
     } catch (err) {
       this.host.notify(`Saving ${this.path} failed: ${errorMessage(err)}`)

@@ -1,5 +1,8 @@
 import * as monaco from 'monaco-editor/editor/editor.api'
 import { Subscribers } from '../../common/Subscribers'
+import type { Presence } from '../../sandbox/collab/Presence'
+import type { SharedText } from '../../sandbox/collab/SharedDocuments'
+import { SharedTextBinding } from './collab/SharedTextBinding'
 import { languageFor } from './languageFor'
 import { baseName } from './movedPath'
 
@@ -21,6 +24,9 @@ export class TextBuffer {
   /** Cursor and scroll position while another tab is shown. */
   viewState: monaco.editor.ICodeEditorViewState | null = null
   private savedVersion: number
+  /** While shared: the text the disk holds (others' edits make "unsaved" a matter of text, not of versions). */
+  private savedText: string | undefined
+  private binding: SharedTextBinding | undefined
   private wasDirty = false
   private readonly subscribers = new Subscribers()
   private readonly subscription: monaco.IDisposable
@@ -39,7 +45,40 @@ export class TextBuffer {
 
   /** Differs from the text last loaded from or saved to disk (undoing back to it makes it clean). */
   get dirty(): boolean {
+    if (this.savedText !== undefined)
+      return this.model.getValueLength() !== this.savedText.length || this.model.getValue() !== this.savedText
     return this.model.getAlternativeVersionId() !== this.savedVersion
+  }
+
+  /** The shared text it is bound to, while the file is co-edited. */
+  get sharing(): SharedText | undefined {
+    return this.binding?.shared
+  }
+
+  /**
+   * Binds the text to others' copies of it: from now on it holds the shared text (which may
+   * already differ from the disk's, `diskText`), and Undo undoes this person's edits alone.
+   * Returns false, and stays unshared, where the model could not hold the disk's text exactly
+   * (mixed line endings, which Monaco makes one).
+   */
+  share(shared: SharedText, presence: Presence, diskText: string, leave: () => void): boolean {
+    if (this.binding || this.model.getValue() !== diskText) return false
+    this.savedText = diskText
+    this.binding = new SharedTextBinding(this.model, shared, presence, leave)
+    this.notifyIfDirtyChanged()
+    return true
+  }
+
+  /** The disk now holds `text` (another page saved, or the leader takes a change in): only "unsaved" changes. */
+  adoptDisk(text: string): void {
+    if (this.savedText === undefined) return
+    this.savedText = text
+    this.notifyIfDirtyChanged()
+  }
+
+  /** Shows the buffer in `editor`; returns how to stop (the others see where this person's cursor is meanwhile). */
+  attachEditor(editor: monaco.editor.ICodeEditor): () => void {
+    return this.binding?.attach(editor) ?? (() => {})
   }
 
   /** The language Monaco uses for it. */
@@ -56,9 +95,10 @@ export class TextBuffer {
     return this.model.getValue()
   }
 
-  /** The text as of `versionId` is what the disk holds now. */
-  markSaved(versionId = this.model.getAlternativeVersionId()): void {
+  /** The text as of `versionId`, which was `text`, is what the disk holds now. */
+  markSaved(versionId = this.model.getAlternativeVersionId(), text?: string): void {
     this.savedVersion = versionId
+    if (this.savedText !== undefined) this.savedText = text ?? this.model.getValue()
     this.notifyIfDirtyChanged()
   }
 
@@ -126,6 +166,8 @@ export class TextBuffer {
   dispose(): void {
     this.subscribers.clear()
     this.subscription.dispose()
+    this.binding?.dispose()
+    this.binding = undefined
     this.model.dispose()
   }
 

@@ -14,6 +14,8 @@ export class PlainBuffer {
   private readonly listeners = new Set<() => void>()
   private readonly changeListeners = new Set<() => void>()
   disposed = false
+  /** Never shared: co-editing is tested over Monaco's models in the browser. */
+  readonly sharing = undefined
 
   constructor(
     private text: string,
@@ -40,6 +42,7 @@ export class PlainBuffer {
     for (const listener of this.changeListeners) listener()
     if (!wasDirty) for (const listener of this.listeners) listener()
   }
+  adoptDisk(): void {}
   markSaved(versionId = this.version): void {
     const wasDirty = this.dirty
     this.savedVersion = versionId

@@ -1,0 +1,120 @@
+// Co-editing: two browsers with the same file of one sandbox open edit one text, live, before any
+// save; concurrent typing converges; Undo undoes one's own edits only; each sees where the other's
+// cursor is; a save by either leaves both clean; a change from outside (the terminal, git) comes
+// in once, not once per browser. Everything runs through the sandbox's own relay process.
+import { type Browser, expect, type Page, test } from '@playwright/test'
+import { EditorPage } from './pages/EditorPage'
+import { WorkbenchPage } from './pages/WorkbenchPage'
+import { SandboxFiles } from './sandboxFiles'
+import { stackForThisFile } from './stack'
+
+test.describe.configure({ mode: 'serial' })
+
+const stack = stackForThisFile()
+let files: SandboxFiles
+const home = '/home/user'
+
+test.beforeAll(async () => {
+  files = await SandboxFiles.of(stack)
+})
+
+/** A browser of its own (its own cookies and storage, as another person's) with `path` open. */
+async function person(browser: Browser, path: string): Promise<{ page: Page; editor: EditorPage }> {
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  await new WorkbenchPage(page).goto(stack.link())
+  const editor = new EditorPage(page)
+  await editor.open(path)
+  await editor.editable()
+  return { page, editor }
+}
+
+const unsaved = (name: string) => new RegExp(`^${name.replace('.', '\\.')} \\(unsaved\\)$`)
+
+test('what one types shows in the other’s editor before a save, and a save by either leaves both clean', async ({
+  browser,
+}) => {
+  const path = `${home}/together.py`
+  await files.write(path, 'x = 1\n')
+  const ann = await person(browser, path)
+  const bob = await person(browser, path)
+
+  await ann.editor.typeAtEnd('y = 2')
+  await expect.poll(() => bob.editor.text()).toBe('x = 1\ny = 2')
+  await expect(bob.editor.tab('together.py')).toHaveAccessibleName(unsaved('together.py'))
+  expect(await files.read(path)).toBe('x = 1\n')
+
+  await bob.editor.typeAtEnd('\nz = 3')
+  await expect.poll(() => ann.editor.text()).toBe('x = 1\ny = 2\nz = 3')
+  await bob.editor.save()
+  await expect.poll(() => files.read(path)).toBe('x = 1\ny = 2\nz = 3')
+  await expect(bob.editor.tab('together.py')).toHaveAccessibleName('together.py')
+  // Ann never saved, but the disk holds the shared text: hers is not unsaved either, and no conflict.
+  await expect(ann.editor.tab('together.py')).toHaveAccessibleName('together.py')
+  await expect(ann.editor.bannerButton('Keep mine')).toBeHidden()
+  await ann.page.context().close()
+  await bob.page.context().close()
+})
+
+test('both typing at once end with the same text, holding everything each typed', async ({ browser }) => {
+  const path = `${home}/race.txt`
+  await files.write(path, 'middle\n')
+  const ann = await person(browser, path)
+  const bob = await person(browser, path)
+  await ann.editor.editor.locator('.view-lines').click()
+  await ann.page.keyboard.press('Control+Home')
+  await bob.editor.editor.locator('.view-lines').click()
+  await bob.page.keyboard.press('Control+End')
+  await Promise.all([ann.page.keyboard.type('ann-ann-ann '), bob.page.keyboard.type('bob-bob-bob')])
+  const expected = 'ann-ann-ann middle\nbob-bob-bob'
+  await expect.poll(() => ann.editor.text()).toBe(expected)
+  await expect.poll(() => bob.editor.text()).toBe(expected)
+  await ann.page.context().close()
+  await bob.page.context().close()
+})
+
+test('Undo undoes one’s own edits only, and each sees the other’s cursor with their name', async ({
+  browser,
+}) => {
+  const path = `${home}/undo.txt`
+  await files.write(path, 'base\n')
+  const ann = await person(browser, path)
+  const bob = await person(browser, path)
+  await ann.editor.typeAtEnd('ann')
+  await expect.poll(() => bob.editor.text()).toBe('base\nann')
+  await bob.editor.editor.locator('.view-lines').click()
+  await bob.page.keyboard.press('Control+Home')
+  await bob.page.keyboard.type('bob ')
+  await expect.poll(() => ann.editor.text()).toBe('bob base\nann')
+
+  // Ann's Ctrl+Z takes back "ann", not Bob's "bob ", in both editors; Ctrl+Shift+Z brings it back.
+  await ann.page.keyboard.press('Control+Z')
+  await expect.poll(() => ann.editor.text()).toBe('bob base\n')
+  await expect.poll(() => bob.editor.text()).toBe('bob base\n')
+  await ann.page.keyboard.press('Control+Shift+Z')
+  await expect.poll(() => bob.editor.text()).toBe('bob base\nann')
+
+  // Bob's caret is drawn in Ann's editor, with his name.
+  const caret = ann.editor.editor.locator('.remote-caret')
+  await expect(caret).toHaveCount(1)
+  await expect(caret).toBeVisible()
+  await ann.page.context().close()
+  await bob.page.context().close()
+})
+
+test('a change from outside comes into the shared text once, and both stay clean', async ({ browser }) => {
+  const path = `${home}/outside.txt`
+  await files.write(path, 'one\n')
+  const ann = await person(browser, path)
+  const bob = await person(browser, path)
+  await files.write(path, 'one\ntwo\n')
+  await expect.poll(() => ann.editor.text()).toBe('one\ntwo\n')
+  await expect.poll(() => bob.editor.text()).toBe('one\ntwo\n')
+  // Not taken in twice (each page applying the same change would double it).
+  await new Promise((r) => setTimeout(r, 1_000))
+  expect(await ann.editor.text()).toBe('one\ntwo\n')
+  await expect(ann.editor.tab('outside.txt')).toHaveAccessibleName('outside.txt')
+  await expect(bob.editor.tab('outside.txt')).toHaveAccessibleName('outside.txt')
+  await ann.page.context().close()
+  await bob.page.context().close()
+})
