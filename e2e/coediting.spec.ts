@@ -118,3 +118,34 @@ test('a change from outside comes into the shared text once, and both stay clean
   await ann.page.context().close()
   await bob.page.context().close()
 })
+
+test('each sees who else is here; following one shows their file and place until one moves', async ({
+  browser,
+}) => {
+  await files.write(`${home}/mine.txt`, 'mine\n')
+  await files.write(`${home}/theirs.txt`, `${'line\n'.repeat(200)}the end\n`)
+  await files.write(`${home}/next.txt`, 'next\n')
+  const ann = await person(browser, `${home}/mine.txt`)
+  const bob = await person(browser, `${home}/theirs.txt`)
+  await bob.editor.editor.locator('.view-lines').click()
+  await bob.page.keyboard.press('Control+End')
+
+  const people = ann.page.getByRole('group', { name: 'People here' })
+  const bobAvatar = people.getByRole('button', { name: 'Owner, in theirs.txt' })
+  await expect(bobAvatar).toBeVisible({ timeout: 15_000 })
+  await bobAvatar.click()
+  await expect(bobAvatar).toHaveAttribute('aria-pressed', 'true')
+  await expect(ann.editor.tab('theirs.txt')).toHaveAttribute('aria-selected', 'true')
+  // Bob's place (the end of a long file) is brought into view.
+  await expect(ann.editor.editor.getByText('the end')).toBeVisible()
+
+  // Bob opens another file: Ann's editor goes with him.
+  await bob.editor.open(`${home}/next.txt`)
+  await expect(ann.editor.tab('next.txt')).toHaveAttribute('aria-selected', 'true')
+
+  // A move of Ann's own (a click in her editor) ends it.
+  await ann.editor.editor.locator('.view-lines').click()
+  await expect(people.getByRole('button', { name: /^Owner/ })).toHaveAttribute('aria-pressed', 'false')
+  await ann.page.context().close()
+  await bob.page.context().close()
+})

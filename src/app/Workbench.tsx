@@ -26,10 +26,12 @@ import { useGlobalShortcuts } from './useGlobalShortcuts'
 const CommandPalette = lazyNamed(() => import('./CommandPalette'), 'CommandPalette')
 const LabSide = lazyNamed(() => import('./LabSide'), 'LabSide')
 const LanguageStatus = lazyNamed(() => import('../features/statusbar/LanguageStatus'), 'LanguageStatus')
+const PeopleBar = lazyNamed(() => import('../features/presence/PeopleBar'), 'PeopleBar')
 
 const noLab = { subscribe: () => () => {}, getSnapshot: () => noLabSnapshot }
 const noLanguage = { subscribe: () => () => {}, getSnapshot: () => undefined }
 const noGit = noLanguage
+const noFollow = noLanguage
 
 /** The full workbench: toolbar, the panels (remembered per sandbox), status bar and command palette. */
 export function Workbench({ session, theme }: { session: SandboxSession; theme: Theme }) {
@@ -56,6 +58,8 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Them
   const toggle = useLayoutStore((s) => s.toggle)
   const labSnap = useExternalStore(lab ?? noLab)
   const languageSnap = useExternalStore(language ?? noLanguage)
+  const people = useExternalStore(workspace.people)
+  const following = useExternalStore(people?.follow ?? noFollow)
   const [problemsFocus] = useState(() => new FocusRequest())
   const [scmRequests] = useState(() => ({ commit: new FocusRequest() }))
   // The sidebar's views (the activity bar's), their shortcuts and palette entries come after the page renders.
@@ -157,6 +161,15 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Them
           <button type="button" onClick={() => navigate('/sandbox')}>
             Sandboxes
           </button>
+        )}
+        {people && (
+          <Suspense fallback={null}>
+            <PeopleBar
+              presence={people.presence}
+              following={following}
+              onFollow={(page) => people.follow.toggle(page)}
+            />
+          </Suspense>
         )}
         <button type="button" onClick={() => setPaletteOpen(true)} aria-keyshortcuts="Control+Shift+P">
           Commands

@@ -15,6 +15,7 @@ import { TerminalManager } from '../features/terminal/TerminalManager'
 import { TerminalMemory } from '../features/terminal/terminalMemory'
 import { useTerminalSettings } from '../features/terminal/terminalSettings'
 import type { Collaboration } from '../sandbox/collab/collaboration'
+import type { Presence } from '../sandbox/collab/Presence'
 import { FileWatch } from '../sandbox/fileWatch'
 import type { SourceControl } from '../sandbox/git/SourceControl'
 import { LanguageService } from '../sandbox/language/LanguageService'
@@ -25,10 +26,23 @@ import { browserStorage } from '../ui/browserStorage'
 import type { NoticeSink } from '../ui/notifications'
 import { tabId } from '../ui/tabId'
 import type { Theme } from '../ui/themeStore'
+import type { FollowPerson } from './followPerson'
 import { linkLabToEditor } from './linkLabToEditor'
 import { linkLabToLanguage } from './linkLabToLanguage'
 import { linkLabToPreview } from './linkLabToPreview'
 import { terminalLinkOpener } from './terminalLinks'
+
+/** The others on the sandbox, and following one of them. */
+export interface People {
+  presence: Presence
+  follow: FollowPerson
+}
+
+/** Runs `task` once the page has nothing better to do (the first render, the first file). */
+function whenIdle(task: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(task, { timeout: 3_000 })
+  else setTimeout(task, 1_000)
+}
 
 /** How a workspace is made. */
 export interface WorkspaceOptions {
@@ -59,6 +73,8 @@ export class Workspace {
   readonly language: LanguageService | undefined
   /** Source control (none where turned off): its code is fetched after the workbench renders. */
   readonly sourceControl = new Later<SourceControl>()
+  /** Who else has the sandbox open, and following one of them (with co-editing, after the page renders). */
+  readonly people = new Later<People>()
   /** Which of the sandbox's ports the preview pane shows. */
   readonly preview = new PreviewModel()
   /**
@@ -132,15 +148,26 @@ export class Workspace {
     this.disposables.add(toDisposable(this.editor.onSaved(() => this.preview.reload())))
   }
 
-  /** Co-editing, loaded (Yjs, the relay) when the first file opens, and kept until the workspace goes. */
+  /**
+   * Co-editing and presence, loaded (Yjs, the relay) when the first file opens or, at the latest,
+   * once the page is idle, so the people bar shows who is here; kept until the workspace goes.
+   */
   private collaboration(session: SandboxSession, name: string): () => Promise<Collaboration> {
     let loading: Promise<Collaboration> | undefined
-    return () => {
-      loading ??= import('../sandbox/collab/collaboration')
-        .then(({ loadCollaboration }) => loadCollaboration(session, name))
-        .then((collaboration) => this.disposables.add(collaboration))
+    const load = () => {
+      loading ??= Promise.all([import('../sandbox/collab/collaboration'), import('./followPerson')]).then(
+        async ([{ loadCollaboration }, { FollowPerson }]) => {
+          const collaboration = this.disposables.add(await loadCollaboration(session, name))
+          const follow = this.disposables.add(new FollowPerson(collaboration.presence, this.editor))
+          this.people.set({ presence: collaboration.presence, follow })
+          void collaboration.presence.settled()
+          return collaboration
+        },
+      )
       return loading
     }
+    whenIdle(() => void load())
+    return load
   }
 
   private codeIntelligence(session: SandboxSession, notices: NoticeSink): LanguageService {

@@ -3,6 +3,7 @@ import { Subscribers } from '../../common/Subscribers'
 import type { Presence } from '../../sandbox/collab/Presence'
 import type { SharedText } from '../../sandbox/collab/SharedDocuments'
 import { SharedTextBinding } from './collab/SharedTextBinding'
+import type { EditorRange } from './EditorManager'
 import { languageFor } from './languageFor'
 import { baseName } from './movedPath'
 
@@ -74,6 +75,19 @@ export class TextBuffer {
     if (this.savedText === undefined) return
     this.savedText = text
     this.notifyIfDirtyChanged()
+  }
+
+  /** Where another person's cursor is in this shared text, if it is (to follow them). */
+  placeOf(cursor: { anchor: unknown; head: unknown }): EditorRange | undefined {
+    const range = this.binding?.placeOf(cursor.anchor, cursor.head)
+    return (
+      range && {
+        startLine: range.startLineNumber,
+        startColumn: range.startColumn,
+        endLine: range.endLineNumber,
+        endColumn: range.endColumn,
+      }
+    )
   }
 
   /** Shows the buffer in `editor`; returns how to stop (the others see where this person's cursor is meanwhile). */

@@ -2,7 +2,7 @@ import * as monaco from 'monaco-editor/editor/editor.api'
 import * as Y from 'yjs'
 import type { Person, Presence } from '../../../sandbox/collab/Presence'
 import type { SharedText } from '../../../sandbox/collab/SharedDocuments'
-import { remoteCursors } from './remoteCursors'
+import { offsetOf, remoteCursors } from './remoteCursors'
 
 /**
  * Keeps a Monaco model and a shared Yjs text the same, both ways, and gives the model an undo
@@ -71,6 +71,14 @@ export class SharedTextBinding {
   /** The people who have this file open, with their colours, for the tab and the status bar. */
   others(): Person[] {
     return this.presence.others().filter((p) => p.docs.includes(this.shared.path))
+  }
+
+  /** Where a cursor given as relative positions (another person's) is now, in lines and columns from 1. */
+  placeOf(anchor: unknown, head: unknown): monaco.IRange | undefined {
+    const from = offsetOf(this.shared, anchor)
+    const to = offsetOf(this.shared, head)
+    if (from === undefined || to === undefined) return undefined
+    return monaco.Range.fromPositions(this.model.getPositionAt(from), this.model.getPositionAt(to))
   }
 
   /** Shows this model in `editor`: says where this person's cursor is while it does. */

@@ -29,6 +29,19 @@ function classesFor(person: Person): { caret: string; selection: string } {
   return { caret: `remote-caret ${caret}`, selection: `remote-selection ${selection}` }
 }
 
+/** Where a Yjs relative position (JSON, as another page said it) is in the shared text now, if it is in it. */
+export function offsetOf(shared: SharedText, json: unknown): number | undefined {
+  try {
+    const at = Y.createAbsolutePositionFromRelativePosition(
+      Y.createRelativePositionFromJSON(json),
+      shared.doc,
+    )
+    return at?.type === shared.text ? at.index : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * Draws the others' cursors and selections in a shared model: a caret in their colour with their
  * name above it, and their selection tinted. Their places come as Yjs relative positions, which
@@ -36,25 +49,14 @@ function classesFor(person: Person): { caret: string; selection: string } {
  */
 export function remoteCursors(model: monaco.editor.ITextModel, shared: SharedText) {
   let ids: string[] = []
-  const absolute = (json: unknown): number | undefined => {
-    try {
-      const position = Y.createAbsolutePositionFromRelativePosition(
-        Y.createRelativePositionFromJSON(json),
-        shared.doc,
-      )
-      return position && position.type === shared.text ? position.index : undefined
-    } catch {
-      return undefined
-    }
-  }
   return {
     render(people: Person[]): void {
       const decorations: monaco.editor.IModelDeltaDecoration[] = []
       for (const person of people) {
         const cursor = person.cursor
         if (cursor?.path !== shared.path) continue
-        const anchor = absolute(cursor.anchor)
-        const head = absolute(cursor.head)
+        const anchor = offsetOf(shared, cursor.anchor)
+        const head = offsetOf(shared, cursor.head)
         if (anchor === undefined || head === undefined) continue
         const classes = classesFor(person)
         const at = model.getPositionAt(head)
