@@ -17,9 +17,22 @@ export interface CreateRequest {
   /** Seconds until the timeout. */
   timeout?: number | undefined
   autoPause?: boolean | undefined
+  /** E2B's auto-resume: a request to the sandbox while it is paused resumes it. */
+  autoResume?: boolean | undefined
   metadata?: Record<string, string> | undefined
   envVars?: Record<string, string> | undefined
 }
+
+/** Shortest timeout a sandbox resumed by traffic gets (E2B: its minimum-autoresume-timeout, 5 minutes). */
+const minAutoResumeSeconds = 5 * 60
+
+/**
+ * What a request to a paused sandbox came to (`resumeForTraffic`): it runs (resumed now, or by
+ * someone else meanwhile), or it stays paused because it was not made to resume on traffic
+ * (`off`) or its processes are gone, which only an explicit resume starts afresh (as E2B's
+ * filesystem-only snapshots, which traffic never resumes).
+ */
+export type TrafficResume = 'resumed' | 'running' | 'off' | 'processesLost'
 
 /** Where the router should send a sandbox's traffic. */
 export type Route = { kind: 'running'; runtime: RuntimeEndpoint } | { kind: 'paused' } | { kind: 'missing' }
@@ -59,6 +72,10 @@ interface Entry {
   queue: Promise<unknown>
   /** Its timeout action is under way; the ticker leaves it alone. */
   expiring?: boolean
+  /** A pause is freezing it: its traffic is routed as if paused already. */
+  pausing?: boolean
+  /** A resume for traffic under way, which every request that finds it paused meanwhile shares. */
+  waking?: Promise<TrafficResume>
 }
 
 /** Creates, pauses, resumes and kills sandboxes, keeps their records, and enforces timeouts. */
@@ -143,7 +160,7 @@ export class SandboxManager {
   route(id: string): Route {
     const entry = this.entries.get(id)
     if (!entry) return { kind: 'missing' }
-    if (entry.record.state === 'paused' || !entry.launched) return { kind: 'paused' }
+    if (entry.record.state === 'paused' || entry.pausing || !entry.launched) return { kind: 'paused' }
     const { port, socketPath } = entry.launched
     return {
       kind: 'running',
@@ -177,6 +194,16 @@ export class SandboxManager {
       startedAt: new Date(now).toISOString(),
       endAt: new Date(now + (request.timeout ?? this.options.defaultTimeoutSeconds) * 1000).toISOString(),
       autoPause: request.autoPause ?? false,
+      ...(request.autoResume
+        ? {
+            autoResume: {
+              timeoutSeconds: Math.max(
+                request.timeout ?? this.options.defaultTimeoutSeconds,
+                minAutoResumeSeconds,
+              ),
+            },
+          }
+        : {}),
       state: 'running',
       limits: this.options.sandboxLimits,
     }
@@ -209,7 +236,12 @@ export class SandboxManager {
       if (entry.record.state === 'paused') {
         throw new PlatformError(409, `Error pausing sandbox - sandbox '${id}' is already paused`)
       }
-      await entry.launched?.freeze()
+      entry.pausing = true
+      try {
+        await entry.launched?.freeze()
+      } finally {
+        entry.pausing = false
+      }
       this.metrics.paused(id)
       entry.record = { ...entry.record, state: 'paused' }
       this.stopped(id)
@@ -223,7 +255,11 @@ export class SandboxManager {
    * more); a paused one is thawed, or started afresh on its files when its processes are gone.
    * Returns whether it had to resume it.
    */
-  connect(id: string, timeoutSeconds?: number): Promise<{ record: SandboxRecord; resumed: boolean }> {
+  connect(
+    id: string,
+    timeoutSeconds?: number,
+    { autoPause }: { autoPause?: boolean | undefined } = {},
+  ): Promise<{ record: SandboxRecord; resumed: boolean }> {
     const entry = this.entry(id)
     return this.serialized(entry, async () => {
       const endAt = this.now() + (timeoutSeconds ?? this.options.defaultTimeoutSeconds) * 1000
@@ -234,20 +270,52 @@ export class SandboxManager {
         }
         return { record: entry.record, resumed: false }
       }
-      if (entry.launched && !entry.record.processesLost) {
-        await entry.launched.thaw()
-        this.options.log(`sandbox ${id}: resumed`)
-      } else {
-        await this.launch(entry)
-        this.options.log(`sandbox ${id}: resumed with a fresh runtime (its processes were gone)`)
-      }
-      const { processesLost: _, ...rest } = entry.record
-      // As on E2B, a resumed sandbox starts anew: the list puts it first (newest first).
-      const startedAt = new Date(this.now()).toISOString()
-      entry.record = { ...rest, state: 'running', startedAt, endAt: new Date(endAt).toISOString() }
+      await this.resumeNow(entry, endAt, '')
+      // E2B's deprecated resume may still change what the timeout does.
+      if (autoPause !== undefined) entry.record = { ...entry.record, autoPause }
       this.save()
       return { record: entry.record, resumed: true }
     })
+  }
+
+  /**
+   * E2B's auto-resume: a request reached the sandbox while it was paused (or pausing, which it
+   * waits for). One created with auto-resume, its processes kept, is thawed for its auto-resume
+   * timeout; the requests that find it paused meanwhile share that one resume. A sandbox killed
+   * meanwhile rejects with 404, and is never brought back. Which requests may call this is the
+   * router's to decide (as E2B's edge asks for the sandbox's tokens first).
+   */
+  resumeForTraffic(id: string): Promise<TrafficResume> {
+    const entry = this.entry(id)
+    if (!entry.record.autoResume) return Promise.resolve('off')
+    entry.waking ??= this.serialized(entry, async (): Promise<TrafficResume> => {
+      const { autoResume } = entry.record
+      if (entry.record.state === 'running') return 'running'
+      if (!autoResume) return 'off'
+      if (!entry.launched || entry.record.processesLost) return 'processesLost'
+      await this.resumeNow(entry, this.now() + autoResume.timeoutSeconds * 1000, ' by a request to it')
+      this.save()
+      return 'resumed'
+    }).finally(() => {
+      entry.waking = undefined
+    })
+    return entry.waking
+  }
+
+  /** Runs a paused sandbox again until `endAt`: thawed, or a fresh runtime when its processes are gone. */
+  private async resumeNow(entry: Entry, endAt: number, why: string): Promise<void> {
+    const id = entry.record.sandboxID
+    if (entry.launched && !entry.record.processesLost) {
+      await entry.launched.thaw()
+      this.options.log(`sandbox ${id}: resumed${why}`)
+    } else {
+      await this.launch(entry)
+      this.options.log(`sandbox ${id}: resumed with a fresh runtime (its processes were gone)`)
+    }
+    const { processesLost: _, ...rest } = entry.record
+    // As on E2B, a resumed sandbox starts anew: the list puts it first (newest first).
+    const startedAt = new Date(this.now()).toISOString()
+    entry.record = { ...rest, state: 'running', startedAt, endAt: new Date(endAt).toISOString() }
   }
 
   /** Sets a sandbox's timeout to `seconds` from now. */

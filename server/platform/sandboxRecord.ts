@@ -13,6 +13,12 @@ export interface SandboxRecord {
   endAt: string
   /** On timeout: pause (true) or kill (false). */
   autoPause: boolean
+  /**
+   * E2B's auto-resume (created with `autoResume: {enabled: true}`): a request to the paused
+   * sandbox resumes it, for `timeoutSeconds` (E2B: the create's timeout, at least 5 minutes).
+   * Absent (older records too): such a request gets the paused sandbox's 502.
+   */
+  autoResume?: { timeoutSeconds: number }
   state: 'running' | 'paused'
   /** What it may use (absent in records of older platforms: the stack's defaults then). */
   limits?: SandboxLimits

@@ -5,8 +5,8 @@ import { breakOffResponse } from '../http/breakOffResponse'
 import { closeWithAnswer } from '../http/closeWithAnswer'
 import { forwardable } from './forwardable'
 import { httpTunnel, type OwnAnswer, wantsHttpTunnel } from './httpTunnel'
-import { isSandboxId } from './ids'
-import type { SandboxManager } from './sandboxManager'
+import type { RuntimeEndpoint, SandboxManager } from './sandboxManager'
+import { type Reach, reachSandbox, whyUnreachable } from './sandboxReach'
 import { connectToPort, PortClosed, requestHead, runtimeAgent, sandboxRequest } from './sandboxUpstream'
 
 /** Which sandbox and port a request is for. */
@@ -65,13 +65,6 @@ export function sandboxTargets(domain?: string): (req: IncomingMessage) => Sandb
 export const runtimePathPrefix = '/.sandbox/'
 const runtimePath = /^\/\.sandbox\/([^/?#]+)\/?(.*)$/s
 
-/** E2B's 502 body for a sandbox, or a port of it, that cannot be reached. */
-function whyUnreachable(sandboxId: string, state: 'running' | 'paused' | 'missing', port: number) {
-  if (state === 'missing') return { sandboxId, message: 'The sandbox was not found' }
-  if (state === 'paused') return { sandboxId, message: 'The sandbox is paused; resume it to reach it' }
-  return { sandboxId, message: 'The sandbox is running but port is not open', port }
-}
-
 /** Why a port of a running sandbox could not be reached: nothing listens, or the sandbox is silent. */
 function whyNotReached(sandboxId: string, port: number, err: Error) {
   return err instanceof PortClosed
@@ -79,15 +72,39 @@ function whyNotReached(sandboxId: string, port: number, err: Error) {
     : { sandboxId, message: `The sandbox is not answering (${err.message})` }
 }
 
-/** E2B's 502 body: why, plus the code. */
-const body502 = (why: Record<string, unknown>) => JSON.stringify({ ...why, code: 502 })
+/** E2B's error body at the edge: why, plus the code (502 unless said). */
+const errorBody = (why: Record<string, unknown>, code = 502) => JSON.stringify({ ...why, code })
+
+/** The status line of the edge's own answers on a raw connection. */
+const statusLines: Record<number, string> = {
+  403: '403 Forbidden',
+  409: '409 Conflict',
+  502: '502 Bad Gateway',
+}
+
+/** Answers an upgrade the router cannot carry with E2B's error body, and closes it. */
+function refuseUpgrade(client: Duplex, why: Record<string, unknown>, status = 502): void {
+  const line = statusLines[status] ?? `${status} Error`
+  closeWithAnswer(client, line, errorBody(why, status), 'application/json; charset=utf-8')
+}
+
+/** A request's X-Access-Token, the sandbox's token it may carry (in whatever case it was named). */
+function accessTokenOf(headers: Record<string, string | string[] | undefined>): string | undefined {
+  const name = Object.keys(headers).find((key) => key.toLowerCase() === 'x-access-token')
+  const value = name === undefined ? undefined : headers[name]
+  return typeof value === 'string' ? value : undefined
+}
 
 /**
  * Forwards sandbox traffic to the sandbox's runtime, streaming both ways without buffering.
  * A sandbox that is unknown, killed or paused gets E2B's 502 body, with CORS headers so a
- * browser can read why (E2B's own edge leaves them out).
+ * browser can read why (E2B's own edge leaves them out); one paused and made to resume on
+ * traffic is resumed for the request first (see sandboxReach.ts).
  */
-export function sandboxRouter(manager: SandboxManager, { httpTunnel: tunnelled = true } = {}) {
+export function sandboxRouter(
+  manager: SandboxManager,
+  { httpTunnel: tunnelled = true, resumeWaitMs }: { httpTunnel?: boolean; resumeWaitMs?: number } = {},
+) {
   const agent = runtimeAgent()
   const tunnel = httpTunnel()
   /** Calls in flight per sandbox, each with a way to break it off. */
@@ -113,7 +130,12 @@ export function sandboxRouter(manager: SandboxManager, { httpTunnel: tunnelled =
     }
   }
 
-  const unreachable = (req: IncomingMessage, res: ServerResponse, body: Record<string, unknown>) => {
+  const unreachable = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: Record<string, unknown>,
+    status = 502,
+  ) => {
     res.setHeader('Access-Control-Allow-Origin', '*')
     res.setHeader('Vary', 'Origin')
     const preflight = req.method === 'OPTIONS' && req.headers['access-control-request-method']
@@ -125,16 +147,28 @@ export function sandboxRouter(manager: SandboxManager, { httpTunnel: tunnelled =
       res.writeHead(204).end()
       return
     }
-    const text = body502(body)
-    res.writeHead(502, {
+    const text = errorBody(body, status)
+    res.writeHead(status, {
       'Content-Type': 'application/json; charset=utf-8',
       'Content-Length': Buffer.byteLength(text),
     })
     res.end(text)
   }
 
-  const routeOf = (sandboxId: string) =>
-    isSandboxId(sandboxId) ? manager.route(sandboxId) : ({ kind: 'missing' } as const)
+  /** The way to the sandbox for a request that may carry its token (resuming it if it may). */
+  const reach = (target: SandboxTarget, accessToken: string | undefined): Promise<Reach> =>
+    reachSandbox(
+      manager,
+      target,
+      accessToken,
+      resumeWaitMs === undefined ? {} : { waitMs: resumeWaitMs },
+    ).catch(
+      (err: unknown): Reach => ({
+        kind: 'refused',
+        status: 502,
+        why: { sandboxId: target.sandboxId, message: `The sandbox is not answering (${String(err)})` },
+      }),
+    )
 
   const forward = (
     req: IncomingMessage,
@@ -182,27 +216,31 @@ export function sandboxRouter(manager: SandboxManager, { httpTunnel: tunnelled =
   /** An HTTP request for a sandbox: to its runtime (envd's port), or to any port it listens on. */
   const handle = (req: IncomingMessage, res: ServerResponse, target: SandboxTarget): void => {
     const { sandboxId, port } = target
-    const route = routeOf(sandboxId)
-    if (route.kind !== 'running' || !validPort(port)) {
-      unreachable(req, res, whyUnreachable(sandboxId, route.kind, port))
-      return
-    }
-    const toRuntime = port === envdPort
-    const headers = toRuntime
-      ? { ...forwardable(req.headers), host: `127.0.0.1:${route.runtime.port}` }
-      : // An app gets the host name it was reached by (dev servers check it), as on E2B.
-        forwardable(req.headers)
-    sandboxRequest(agent, route.runtime, port, { method: req.method, path: req.url, headers }).then(
-      (upstream) => forward(req, res, target, upstream),
-      (err: Error) => unreachable(req, res, whyNotReached(sandboxId, port, err)),
-    )
+    // A client that leaves while its sandbox resumes is not forwarded afterwards.
+    let gone = false
+    res.once('close', () => {
+      gone = true
+    })
+    void reach(target, accessTokenOf(req.headers)).then((way) => {
+      if (way.kind === 'refused') return unreachable(req, res, way.why, way.status)
+      if (gone) return
+      const toRuntime = port === envdPort
+      const headers = toRuntime
+        ? { ...forwardable(req.headers), host: `127.0.0.1:${way.runtime.port}` }
+        : // An app gets the host name it was reached by (dev servers check it), as on E2B.
+          forwardable(req.headers)
+      sandboxRequest(agent, way.runtime, port, { method: req.method, path: req.url, headers }).then(
+        (upstream) => forward(req, res, target, upstream),
+        (err: Error) => unreachable(req, res, whyNotReached(sandboxId, port, err)),
+      )
+    })
   }
 
-  /** E2B's 502, as the tunnel hands it to its client. */
-  const own502 = (why: Record<string, unknown>): OwnAnswer => ({
-    status: 502,
+  /** E2B's error at the edge (502 unless said), as the tunnel hands it to its client. */
+  const ownError = (why: Record<string, unknown>, status = 502): OwnAnswer => ({
+    status,
     headers: { 'content-type': 'application/json; charset=utf-8' },
-    body: body502(why),
+    body: errorBody(why, status),
   })
 
   /**
@@ -211,19 +249,18 @@ export function sandboxRouter(manager: SandboxManager, { httpTunnel: tunnelled =
    */
   const tunnelCall = (req: IncomingMessage, client: Duplex, head: Buffer, sandboxId: string): void => {
     tunnel.accept(req, client, head, {
-      open: (call) => {
-        const route = routeOf(sandboxId)
-        if (route.kind !== 'running')
-          return Promise.reject(own502(whyUnreachable(sandboxId, route.kind, envdPort)))
-        const headers = { ...forwardable(call.headers), host: `127.0.0.1:${route.runtime.port}` }
-        return sandboxRequest(agent, route.runtime, envdPort, {
+      open: async (call) => {
+        const way = await reach({ sandboxId, port: envdPort }, accessTokenOf(call.headers))
+        if (way.kind === 'refused') throw ownError(way.why, way.status)
+        const headers = { ...forwardable(call.headers), host: `127.0.0.1:${way.runtime.port}` }
+        return sandboxRequest(agent, way.runtime, envdPort, {
           method: call.method,
           path: req.url,
           headers,
-        }).catch((err: Error) => Promise.reject(own502(whyNotReached(sandboxId, envdPort, err))))
+        }).catch((err: Error) => Promise.reject(ownError(whyNotReached(sandboxId, envdPort, err))))
       },
       notAnswering: (err) =>
-        own502({ sandboxId, message: `The sandbox is not answering (${err.code ?? err.message})` }),
+        ownError({ sandboxId, message: `The sandbox is not answering (${err.code ?? err.message})` }),
       opened: (breakOff, closed) => void closed.then(track(sandboxId, breakOff)),
     })
   }
@@ -240,14 +277,23 @@ export function sandboxRouter(manager: SandboxManager, { httpTunnel: tunnelled =
       else closeWithAnswer(client, '404 Not Found', 'This stack has no HTTP tunnel (--no-http-tunnel).')
       return
     }
-    const route = routeOf(sandboxId)
-    const refuse = (why: Record<string, unknown>) =>
-      closeWithAnswer(client, '502 Bad Gateway', body502(why), 'application/json; charset=utf-8')
-    if (route.kind !== 'running' || !validPort(port)) {
-      refuse(whyUnreachable(sandboxId, route.kind, port))
-      return
-    }
-    connectToPort(route.runtime, port === envdPort ? route.runtime.port : port).then(
+    void reach(target, accessTokenOf(req.headers)).then((way) => {
+      if (way.kind === 'refused') return refuseUpgrade(client, way.why, way.status)
+      if (client.destroyed) return
+      joinUpgrade(req, client, head, target, way.runtime)
+    })
+  }
+
+  /** Joins an upgraded client to the sandbox's port, until either ends. */
+  const joinUpgrade = (
+    req: IncomingMessage,
+    client: Duplex,
+    head: Buffer,
+    target: SandboxTarget,
+    runtime: RuntimeEndpoint,
+  ) => {
+    const { sandboxId, port } = target
+    connectToPort(runtime, port === envdPort ? runtime.port : port).then(
       (upstream) => {
         const untrack = track(sandboxId, () => {
           upstream.destroy()
@@ -264,7 +310,7 @@ export function sandboxRouter(manager: SandboxManager, { httpTunnel: tunnelled =
         upstream.pipe(client)
         client.pipe(upstream)
       },
-      (err: Error) => refuse(whyNotReached(sandboxId, port, err)),
+      (err: Error) => refuseUpgrade(client, whyNotReached(sandboxId, port, err)),
     )
   }
 
@@ -278,6 +324,3 @@ export function sandboxRouter(manager: SandboxManager, { httpTunnel: tunnelled =
 
   return { handle, upgrade, breakAll, lastActivity: (sandboxId: string) => lastSeen.get(sandboxId) }
 }
-
-/** A TCP port a sandbox may listen on. */
-const validPort = (port: number) => Number.isInteger(port) && port >= 1 && port <= 65535

@@ -4,6 +4,7 @@ import { isSandboxId } from '../ids'
 import { PlatformError } from '../platformError'
 import type { SandboxManager } from '../sandboxManager'
 import { readJsonBody, sendError, sendJson } from './httpJson'
+import { checkLifecycle } from './lifecycle'
 import { listSandboxes, metadataFilter, newestFirst } from './sandboxList'
 import { listedSandboxView, sandboxDetailView, sandboxView, type ViewContext } from './sandboxViews'
 import { connectBody, createSandboxBody, pauseBody, resumeBody, timeoutBody } from './schemas'
@@ -41,10 +42,12 @@ export function platformApi(manager: SandboxManager, options: PlatformApiOptions
 
   const create: Handler = async (req, res) => {
     const body = await readJsonBody(req, createSandboxBody)
+    checkLifecycle(body)
     const record = await manager.create({
       templateID: body.templateID,
       timeout: body.timeout,
       autoPause: body.autoPause,
+      autoResume: body.autoResume?.enabled,
       metadata: body.metadata,
       envVars: body.envVars,
     })
@@ -132,7 +135,7 @@ export function platformApi(manager: SandboxManager, options: PlatformApiOptions
           const body = await readJsonBody(req, resumeBody, { optional: true })
           if (manager.get(id).state === 'running')
             throw new PlatformError(409, `Sandbox ${id} is already running`)
-          const { record } = await manager.connect(id, body.timeout)
+          const { record } = await manager.connect(id, body.timeout, { autoPause: body.autoPause })
           sendJson(res, 201, sandboxView(record, view))
         },
       },

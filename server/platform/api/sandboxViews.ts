@@ -63,7 +63,11 @@ export function sandboxDetailView(record: SandboxRecord, ctx: ViewContext) {
     envdAccessToken: record.envdAccessToken,
     allowInternetAccess: true,
     domain: null,
-    lifecycle: { autoResume: false, onTimeout: record.autoPause ? 'pause' : 'kill' },
+    // E2B's SandboxLifecycle (the list's rows carry none, as on E2B).
+    lifecycle: {
+      autoResume: record.autoResume !== undefined,
+      onTimeout: record.autoPause ? 'pause' : 'kill',
+    },
     isolation: ctx.isolation,
     processesLost: record.processesLost ?? false,
   }
