@@ -47,7 +47,8 @@ export function Workbench({ session, theme }: { session: SandboxSession; theme: 
 }
 
 function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Theme }) {
-  const { session, terminals, editor, lab, language, sourceControl } = workspace
+  const { session, terminals, editor, lab, sourceControl } = workspace
+  const language = useExternalStore(workspace.language)
   const layoutKey = addressKey(session.address)
   const visibility = usePanelVisibility(layoutKey)
   const snap = useExternalStore(session)

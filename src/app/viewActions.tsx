@@ -1,6 +1,7 @@
 import { Suspense, useCallback, useEffect, useState, useSyncExternalStore } from 'react'
 import { Later } from '../common/Later'
 import { Subscribers } from '../common/Subscribers'
+import type { LanguageService } from '../sandbox/language/LanguageService'
 import type { SymbolSource } from '../sandbox/language/workspaceSymbols'
 import { lazyNamed } from '../ui/lazyNamed'
 import { useExternalStore } from '../ui/useExternalStore'
@@ -160,11 +161,21 @@ function symbolsOf(workspace: Workspace): Later<SymbolSource> {
     const later = new Later<SymbolSource>()
     symbols = later
     symbolSources.set(workspace, later)
-    const language = workspace.language
-    if (language)
+    // Code intelligence's own code may still be on its way: the symbols follow it.
+    const start = (language: LanguageService) =>
       void import('../sandbox/language/workspaceSymbols').then(({ WorkspaceSymbols }) =>
         later.set(new WorkspaceSymbols(language)),
       )
+    const language = workspace.language.getSnapshot()
+    if (language) start(language)
+    else if (workspace.codeIntelligence) {
+      const stop = workspace.language.subscribe(() => {
+        const arrived = workspace.language.getSnapshot()
+        if (!arrived) return
+        stop()
+        start(arrived)
+      })
+    }
   }
   return symbols
 }
@@ -179,7 +190,7 @@ function GoToSymbolOverlay({ workspace }: { workspace: Workspace }) {
     if (wanted) void workspace.session.files.home().then(setRoot, () => {})
   }, [wanted, workspace])
   // Without code intelligence there is nothing to wait for: the dialog says so.
-  if (!wanted || (workspace.language && !symbols)) return null
+  if (!wanted || (workspace.codeIntelligence && !symbols)) return null
   return (
     <Suspense fallback={null}>
       <GoToSymbol

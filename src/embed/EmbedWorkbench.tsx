@@ -56,6 +56,7 @@ function EmbeddedWorkspace({
 }: EmbedWorkbenchProps & { workspace: Workspace }) {
   const { session, terminals, editor } = workspace
   const running = useExternalStore(session).state.kind === 'running'
+  const language = useExternalStore(workspace.language)
   const [panels, setPanels] = useState<PanelName[]>(options.panels)
   const [problemsFocus] = useState(() => new FocusRequest())
   const consent = useMemo(() => new ConsentQueue(), [])
@@ -151,10 +152,10 @@ function EmbeddedWorkspace({
       />
       <StatusBar session={session}>
         <TerminalEchoStatus terminals={terminals} />
-        {workspace.language && (
+        {language && (
           <Suspense fallback={null}>
             <LanguageStatus
-              language={workspace.language}
+              language={language}
               // The Problems panel is in the sidebar, which the parent chose to show or not: the
               // counts lead there only when it is shown.
               onShowProblems={panels.includes('files') ? () => problemsFocus.request() : undefined}

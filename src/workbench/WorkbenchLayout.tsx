@@ -67,7 +67,8 @@ export function WorkbenchLayout({
   problemsFocus,
   scmRequests,
 }: WorkbenchLayoutProps) {
-  const { session, terminals, watch, editor, preview, ports, language, sourceControl } = workspace
+  const { session, terminals, watch, editor, preview, ports, sourceControl } = workspace
+  const language = useExternalStore(workspace.language)
   const previewed = useExternalStore(preview) !== undefined && visibility.preview
   // A phone held upright: the columns are stacked, each as wide as the screen (own sizes kept).
   const stacked = useMediaQuery(narrowScreen)

@@ -2,11 +2,6 @@ import { Later } from '../common/Later'
 import { type Disposable, DisposableStore, toDisposable } from '../common/lifecycle'
 import { EditorManager } from '../features/editor/EditorManager'
 import { guardUnsavedEdits } from '../features/editor/guardUnsavedEdits'
-import {
-  editorWorkspace,
-  linkEditorToLanguage,
-  workspaceEditApplier,
-} from '../features/editor/language/linkEditorToLanguage'
 import { LabController } from '../features/lab/LabController'
 import { PreviewModel } from '../features/preview/PreviewModel'
 import { keepScreensOnLeave } from '../features/terminal/keepScreensOnLeave'
@@ -18,7 +13,7 @@ import type { Collaboration } from '../sandbox/collab/collaboration'
 import type { Presence } from '../sandbox/collab/Presence'
 import { FileWatch } from '../sandbox/fileWatch'
 import type { SourceControl } from '../sandbox/git/SourceControl'
-import { LanguageService } from '../sandbox/language/LanguageService'
+import type { LanguageService } from '../sandbox/language/LanguageService'
 import { PortWatch } from '../sandbox/portWatch'
 import type { SandboxSession } from '../sandbox/SandboxSession'
 import { addressKey } from '../sandbox/sandboxAddress'
@@ -28,7 +23,6 @@ import { tabId } from '../ui/tabId'
 import type { Theme } from '../ui/themeStore'
 import type { FollowPerson } from './followPerson'
 import { linkLabToEditor } from './linkLabToEditor'
-import { linkLabToLanguage } from './linkLabToLanguage'
 import { linkLabToPreview } from './linkLabToPreview'
 import { terminalLinkOpener } from './terminalLinks'
 
@@ -69,8 +63,10 @@ export class Workspace {
   readonly terminals: TerminalManager
   readonly editor: EditorManager
   readonly lab: LabController | undefined
-  /** Code intelligence: the sandbox's language servers and what they report (none when turned off). */
-  readonly language: LanguageService | undefined
+  /** Code intelligence: the sandbox's language servers and what they report (its code comes after the page renders; never where turned off). */
+  readonly language = new Later<LanguageService>()
+  /** Whether the workspace has code intelligence (a lab may still turn its servers off). */
+  readonly codeIntelligence: boolean
   /** Source control (none where turned off): its code is fetched after the workbench renders. */
   readonly sourceControl = new Later<SourceControl>()
   /** Who else has the sandbox open, and following one of them (with co-editing, after the page renders). */
@@ -130,14 +126,20 @@ export class Workspace {
         }),
       )
       .then((hotExit) => this.disposables.add(hotExit))
-    this.language = options.codeIntelligence ? this.codeIntelligence(session, options.notices) : undefined
     this.lab = options.lab ? this.disposables.add(new LabController(session, this.watch)) : undefined
     if (this.lab) {
       this.disposables.add(toDisposable(linkLabToEditor(this.lab, this.editor)))
       this.disposables.add(toDisposable(linkLabToPreview(this.lab, this.preview)))
-      // A lab may turn code intelligence off (an exam) or bring its own servers.
-      if (this.language) this.disposables.add(toDisposable(linkLabToLanguage(this.lab, this.language)))
     }
+    this.codeIntelligence = options.codeIntelligence
+    if (options.codeIntelligence)
+      void import('./codeIntelligence').then(({ startCodeIntelligence }) =>
+        this.language.set(
+          this.disposables.add(
+            startCodeIntelligence(session, this.watch, this.editor, options.notices, this.lab),
+          ).language,
+        ),
+      )
     if (options.sourceControl)
       void import('./sourceControl').then(({ startSourceControl }) =>
         this.sourceControl.set(
@@ -168,20 +170,6 @@ export class Workspace {
     }
     whenIdle(() => void load())
     return load
-  }
-
-  private codeIntelligence(session: SandboxSession, notices: NoticeSink): LanguageService {
-    const workspace = editorWorkspace(this.editor, session.files)
-    const language = this.disposables.add(
-      new LanguageService(session, this.watch, {
-        tabId: tabId(),
-        applyEdit: workspaceEditApplier(workspace),
-        message: (type, text) => notices.push(type === 'error' ? 'error' : 'info', text),
-      }),
-    )
-    this.disposables.add(toDisposable(linkEditorToLanguage(this.editor, language, workspace)))
-    void language.loadWorkspaceFile()
-    return language
   }
 
   /** Keeps what is made for the workspace later (the search, when first wanted: loadSearch.ts) to dispose with it. */
