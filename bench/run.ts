@@ -1,5 +1,5 @@
 // `npm run bench`: measures and prints a table of medians. Benchmarks are not tests: nothing here fails on a time.
-// `npm run bench -- runtime` (or codec, platform, class, neighbour, terminal, explorer, ports, editor, embed, fuzz, lsp, search) runs one group.
+// `npm run bench -- runtime` (or codec, platform, class, neighbour, terminal, explorer, ports, editor, embed, fuzz, lsp, search, together) runs one group.
 // `npm run bench -- soak` (an hour by default, `--minutes N`) runs only when named.
 import { classFigures } from './class.bench'
 import { classLoadFigures } from './classLoad.bench'
@@ -17,6 +17,7 @@ import { searchFigures } from './search.bench'
 import { soakFigures } from './soak/soak.bench'
 import { type Figure, printTable } from './table'
 import { terminalFigures } from './terminal/terminal.bench'
+import { togetherFigures } from './together.bench'
 
 const groups: Record<string, () => Promise<Figure[]>> = {
   codec: codecFigures,
@@ -33,6 +34,8 @@ const groups: Record<string, () => Promise<Figure[]>> = {
   fuzz: fuzzFigures,
   lsp: lspFigures,
   search: searchFigures,
+  // Co-editing: a key to its glyph in another browser, near and far; three editing at once.
+  together: togetherFigures,
   // A class of 10 through a long day: memory growth, errors, lost keys.
   soak: soakFigures,
 }

@@ -14,6 +14,8 @@ export interface InputChannelOptions {
   supportsStreams?: () => boolean
   /** What the input is, for the one line a switch to SendInput logs ("terminal input"). */
   label?: string
+  /** Never cut one write across two calls: others write to the same input (a relay). */
+  wholeWrites?: boolean
 }
 
 /**
@@ -24,7 +26,8 @@ export interface InputChannelOptions {
 export function createInputChannel(options: InputChannelOptions): InputChannel {
   return new StreamInputChannel({
     target: options.streamTarget,
-    fallback: () => new InputQueue(options.sendInput, options.onError),
+    fallback: () => new InputQueue(options.sendInput, options.onError, undefined, options.wholeWrites),
+    wholeWrites: options.wholeWrites ?? false,
     ...(options.supportsStreams ? { supportsStreams: options.supportsStreams } : {}),
     // Not an error to show: input goes on by SendInput. Said once, for whoever debugs it.
     onFallback: (reason) =>

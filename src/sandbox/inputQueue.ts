@@ -18,6 +18,8 @@ export class InputQueue implements InputChannel {
     private readonly onError: (err: unknown) => void,
     /** Largest single call; a big paste goes out in pieces of this size, in order. */
     private readonly maxChunkBytes = 64 * 1024,
+    /** Never cut a write in two calls (see takeBytes). */
+    private readonly wholeWrites = false,
   ) {}
 
   /** Queues input and sends it as soon as the previous call is done. */
@@ -54,7 +56,7 @@ export class InputQueue implements InputChannel {
     this.inFlight = true
     try {
       while (this.pending.length > 0 && !this.failed) {
-        const chunk = takeBytes(this.pending, this.maxChunkBytes)
+        const chunk = takeBytes(this.pending, this.maxChunkBytes, this.wholeWrites)
         try {
           await this.send(chunk)
         } catch (err) {

@@ -51,6 +51,8 @@ export class StdioProcess {
   ) {
     this.input = createInputChannel({
       label: `${options.tag} stdin`,
+      // Others write to a shared process too: a write of ours never lands cut around theirs.
+      wholeWrites: options.shared ?? false,
       sendInput: (data) => this.sendInput(data),
       onError: () => this.session.reportTrouble(),
       streamTarget: () => {

@@ -24,6 +24,8 @@ export interface StreamInputChannelOptions {
   burstIdleMs?: number
   /** ...or once it carried this many bytes, so a big paste goes out in acknowledged pieces. */
   maxBurstBytes?: number
+  /** Never cut a write across two calls (input others write to as well; see takeBytes). */
+  wholeWrites?: boolean
 }
 
 /** One StreamInput call and what was written to it, kept until the runtime acknowledges it. */
@@ -131,12 +133,15 @@ export class StreamInputChannel implements InputChannel {
     }
     const burst = this.burst
     while (this.queued.length > 0 && burst.bytes < this.maxBurstBytes) {
-      const chunk = takeBytes(this.queued, this.maxBurstBytes - burst.bytes)
+      const room = this.maxBurstBytes - burst.bytes
+      // A whole write that does not fit waits for the next call, unless the call is still empty.
+      if (this.options.wholeWrites && burst.bytes > 0 && (this.queued[0] as Uint8Array).length > room) break
+      const chunk = takeBytes(this.queued, room, this.options.wholeWrites)
       burst.call.write(chunk)
       burst.written.push(chunk)
       burst.bytes += chunk.length
     }
-    if (burst.bytes >= this.maxBurstBytes) this.end(burst)
+    if (burst.bytes >= this.maxBurstBytes || this.queued.length > 0) this.end(burst)
     else this.idle.restart()
   }
 

@@ -1,15 +1,11 @@
 import { randomId } from '../../common/randomId'
 import { Subscribers } from '../../common/Subscribers'
 import type { SandboxSession } from '../SandboxSession'
-import { pidSelector } from '../sandboxProcesses'
 import { StdioProcess } from '../stdioProcess'
 import { encodeMessage, type RelayMessage, RelayReader } from './relayFraming'
 
 /** The tag of the relay process, the one every page of a sandbox looks for. */
 export const relayTag = 'ide-collab-relay'
-
-/** Bytes of whole lines sent in one SendInput. */
-const maxSendBytes = 60 * 1024
 
 /**
  * A broadcast channel between the pages open on one sandbox, with nothing of ours in between:
@@ -18,7 +14,8 @@ const maxSendBytes = 60 * 1024
  * against a stock E2B sandbox and on the local stack, authorised as the sandbox is (whoever may
  * start processes in it may speak here). The first page starts the relay; the others attach to
  * it; two that start one at once keep the lower pid, and the other is ended. Each page's lines
- * go by SendInput, whole lines only and in order, so no page's line is ever cut by another's.
+ * go as a terminal's keys do (StreamInput, no round trip per message; else SendInput in order),
+ * each line one write never cut in two calls, so no page's line is ever cut by another's.
  * A page hears its own messages too and drops them.
  */
 export class RelayChannel {
@@ -29,8 +26,6 @@ export class RelayChannel {
   private readonly reader: RelayReader
   private readonly listeners = new Set<(message: RelayMessage) => void>()
   private readonly stateSubscribers = new Subscribers()
-  private queue: Uint8Array[] = []
-  private sending = false
   private nextId = 1
   private opening: Promise<void> | undefined
   private disposed = false
@@ -67,8 +62,7 @@ export class RelayChannel {
   /** Says something to every other page; dropped while not open (an opening resynchronises). */
   publish(topic: string, payload: Uint8Array): void {
     if (!this.open || this.disposed) return
-    this.queue.push(...encodeMessage(this.me, this.nextId++, topic, payload))
-    void this.drain()
+    for (const line of encodeMessage(this.me, this.nextId++, topic, payload)) this.process?.write(line)
   }
 
   dispose(): void {
@@ -76,7 +70,6 @@ export class RelayChannel {
     this.process?.dispose()
     this.process = undefined
     this.pid = undefined
-    this.queue = []
     this.listeners.clear()
     this.stateSubscribers.clear()
   }
@@ -116,7 +109,6 @@ export class RelayChannel {
           if (process !== this.process) return
           this.process = undefined
           this.pid = undefined
-          this.queue = []
           this.stateSubscribers.notify()
         },
       },
@@ -130,43 +122,5 @@ export class RelayChannel {
     this.pid = pid
     this.stateSubscribers.notify()
     return pid
-  }
-
-  /** Sends queued lines in order, as many whole lines as fit in each SendInput. */
-  private async drain(): Promise<void> {
-    if (this.sending) return
-    this.sending = true
-    try {
-      while (this.queue.length > 0 && this.pid !== undefined) {
-        const pid = this.pid
-        let size = 0
-        let count = 0
-        while (
-          count < this.queue.length &&
-          (count === 0 || size + (this.queue[count] as Uint8Array).length <= maxSendBytes)
-        )
-          size += (this.queue[count++] as Uint8Array).length
-        const lines = this.queue.splice(0, count)
-        const data = new Uint8Array(size)
-        let at = 0
-        for (const line of lines) {
-          data.set(line, at)
-          at += line.length
-        }
-        const clients = this.session.clients
-        if (!clients) break
-        try {
-          await clients.process.sendInput({
-            process: pidSelector(pid),
-            input: { input: { case: 'stdin', value: data } },
-          })
-        } catch {
-          // The relay or the link went: the opening that follows resynchronises.
-          break
-        }
-      }
-    } finally {
-      this.sending = false
-    }
   }
 }
