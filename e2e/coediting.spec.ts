@@ -42,6 +42,8 @@ test('what one types shows in the other’s editor before a save, and a save by 
   await ann.editor.typeAtEnd('y = 2')
   await expect.poll(() => bob.editor.text()).toBe('x = 1\ny = 2')
   await expect(bob.editor.tab('together.py')).toHaveAccessibleName(unsaved('together.py'))
+  // Each one's tab says who else has the file open.
+  await expect(bob.editor.tab('together.py')).toHaveAccessibleDescription('Also open by Owner')
   expect(await files.read(path)).toBe('x = 1\n')
 
   await bob.editor.typeAtEnd('\nz = 3')

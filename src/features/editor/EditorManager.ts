@@ -160,7 +160,12 @@ export class EditorManager {
   ): Promise<void> {
     try {
       const { documents, presence } = await collaboration()
-      if (diskText.length > maxSharedChars) return
+      if (diskText.length > maxSharedChars) {
+        this.host.notify(
+          `${path} is too big to edit together (over ${maxSharedChars / 2 ** 20} M characters): here, others' edits arrive only when saved`,
+        )
+        return
+      }
       const shared = await documents.join(path, diskText)
       if (!buffer.share(shared, presence, diskText, () => documents.leave(shared))) documents.leave(shared)
     } catch (err) {

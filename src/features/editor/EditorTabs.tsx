@@ -72,6 +72,7 @@ export function EditorTabs({
                 aria-controls={`${doc.id}-panel`}
                 tabIndex={active ? 0 : -1}
                 aria-keyshortcuts="Delete"
+                aria-describedby={doc.others.length > 0 ? `${tabId(doc)}-people` : undefined}
                 title={displayName(doc.path)}
                 onClick={() => manager.activate(doc.id)}
                 onAuxClick={(e) => {
@@ -89,7 +90,23 @@ export function EditorTabs({
                 )}
                 {doc.deletedOnDisk && <span className="visually-hidden"> (deleted on disk)</span>}
                 {change && <span className="visually-hidden"> ({changeWords[change]})</span>}
+                {doc.others.length > 0 && (
+                  <span className="tab-people" aria-hidden="true">
+                    {doc.others.map((person) => (
+                      <span
+                        key={`${person.name}${person.color}`}
+                        className="tab-person"
+                        style={{ background: person.color }}
+                      />
+                    ))}
+                  </span>
+                )}
               </button>
+              {doc.others.length > 0 && (
+                <span className="visually-hidden" id={`${tabId(doc)}-people`}>
+                  Also open by {doc.others.map((p) => p.name).join(', ')}
+                </span>
+              )}
               {/* For the mouse: a tablist holds tabs only, so the keyboard closes a tab with Delete. */}
               <IconButton
                 icon="close"

@@ -39,6 +39,8 @@ export interface EditorDocument {
   buffer: TextBuffer | undefined
   /** Why it may not be edited (a read-only embed, a lab's protected file), if it may not. */
   readOnly: string | undefined
+  /** The others who have it open too (co-editing). */
+  others: { name: string; color: string }[]
 }
 
 /**
@@ -230,6 +232,7 @@ export class OpenDocument {
       error: this.error,
       buffer: this.buffer,
       readOnly,
+      others: this.buffer?.others() ?? [],
     }
   }
 
@@ -269,7 +272,7 @@ export class OpenDocument {
       }
       this.reduced = tier === 'reduced'
       const buffer = await this.host.createBuffer(text, this.path, this.reduced)
-      if (!this.reduced && !this.closed) await this.host.share?.(buffer, this.path, text)
+      if (!this.closed) await this.host.share?.(buffer, this.path, text)
       if (this.closed) {
         buffer.dispose()
         return

@@ -65,7 +65,7 @@ export class TextBuffer {
   share(shared: SharedText, presence: Presence, diskText: string, leave: () => void): boolean {
     if (this.binding || this.model.getValue() !== diskText) return false
     this.savedText = diskText
-    this.binding = new SharedTextBinding(this.model, shared, presence, leave)
+    this.binding = new SharedTextBinding(this.model, shared, presence, leave, () => this.subscribers.notify())
     this.notifyIfDirtyChanged()
     return true
   }
@@ -75,6 +75,11 @@ export class TextBuffer {
     if (this.savedText === undefined) return
     this.savedText = text
     this.notifyIfDirtyChanged()
+  }
+
+  /** The others who have this file open too (co-editing), by name and colour. */
+  others(): { name: string; color: string }[] {
+    return this.binding?.others() ?? []
   }
 
   /** Where another person's cursor is in this shared text, if it is (to follow them). */
@@ -166,7 +171,7 @@ export class TextBuffer {
       monaco.editor.setModelLanguage(this.model, languageOf(path, this.model.getLineContent(1)))
   }
 
-  /** Called when `dirty` flips. */
+  /** Called when `dirty` flips, or when the others who have it open change. */
   onDirtyChange(listener: () => void): () => void {
     return this.subscribers.add(listener)
   }

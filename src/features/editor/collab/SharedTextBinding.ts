@@ -26,12 +26,15 @@ export class SharedTextBinding {
   private readonly stopPresence: () => void
   private readonly editors = new Map<monaco.editor.ICodeEditor, monaco.IDisposable[]>()
   private readonly cursors: ReturnType<typeof remoteCursors>
+  private othersKey = ''
 
   constructor(
     readonly model: monaco.editor.ITextModel,
     readonly shared: SharedText,
     private readonly presence: Presence,
     private readonly leave: () => void,
+    /** Called when the people who have this file open change (not when they merely move). */
+    private readonly othersChanged: () => void = () => {},
   ) {
     this.undoManager = new Y.UndoManager(shared.text, { trackedOrigins: new Set([this]) })
     this.takeShared()
@@ -181,6 +184,11 @@ export class SharedTextBinding {
   }
 
   private showOthers(): void {
-    this.cursors.render(this.others())
+    const others = this.others()
+    this.cursors.render(others)
+    const key = others.map((p) => `${p.page} ${p.name} ${p.color}`).join('\n')
+    if (key === this.othersKey) return
+    this.othersKey = key
+    this.othersChanged()
   }
 }

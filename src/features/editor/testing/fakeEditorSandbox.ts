@@ -43,6 +43,9 @@ export class PlainBuffer {
     if (!wasDirty) for (const listener of this.listeners) listener()
   }
   adoptDisk(): void {}
+  others(): { name: string; color: string }[] {
+    return []
+  }
   markSaved(versionId = this.version): void {
     const wasDirty = this.dirty
     this.savedVersion = versionId
