@@ -307,6 +307,15 @@ export class OpenDocument {
       )
       return
     }
+    if (buffer.sharing?.shared) {
+      // Others have it open: their copy already holds what was typed together, this tab's too;
+      // laying the old text over theirs would undo what they did since.
+      if (buffer.getText() !== text)
+        this.host.notify(
+          `Unsaved changes to ${this.path} from a closed tab were not laid over the text others are editing now`,
+        )
+      return
+    }
     const diskText = buffer.getText()
     if (this.hash !== baseHash && this.version && this.hash && diskText !== text) {
       this.conflict = { cause: 'changed', diskText, version: this.version, hash: this.hash }
