@@ -26,7 +26,7 @@ const tunnelOwned = new Set(['host', 'content-length', 'transfer-encoding'])
 export interface OwnAnswer {
   status: number
   headers: Record<string, string>
-  body: string
+  body: string | Buffer
 }
 
 /** What the router does for one tunnelled call. */

@@ -8,6 +8,7 @@ import { closeWithAnswer } from '../http/closeWithAnswer'
 import { longLivedServerOptions } from '../http/longLivedServerOptions'
 import { settleUnreadBody } from '../http/settleUnreadBody'
 import { envdVersion } from '../runtime/version'
+import { GuestCalls } from './access/guestCalls'
 import { IdeCredentials } from './access/ideCredentials'
 import { IdeToken } from './access/ideToken'
 import { JoinLinks } from './access/joinLinks'
@@ -167,7 +168,14 @@ async function startOnFolder(
     joinLinks,
   })
   const api = platformApi(manager, { apiKey: key, envdVersion, isolation: launcher.isolation, log })
-  const router = sandboxRouter(manager, { httpTunnel: !config.noHttpTunnel })
+  // Guests' calls (share links) go on with the sandbox's token, a view-only guest's only if they change nothing.
+  const guestCalls = new GuestCalls(joinLinks, (id) =>
+    manager.has(id) ? manager.get(id).envdAccessToken : undefined,
+  )
+  const router = sandboxRouter(manager, {
+    httpTunnel: !config.noHttpTunnel,
+    guard: (id, method, url, headers) => guestCalls.check(id, method, url, headers),
+  })
   const sandboxTarget = sandboxTargets(config.domain)
   const classBoard = new ClassBoard(config.dataDir, joinLinks, router.lastActivity, stillExists, log)
   const ide = ideApi({

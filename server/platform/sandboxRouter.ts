@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream'
 import { envdPort } from '../../src/contract/runtimeExtensions'
 import { breakOffResponse } from '../http/breakOffResponse'
 import { closeWithAnswer } from '../http/closeWithAnswer'
+import type { GuardVerdict } from './access/guestCalls'
 import { forwardable } from './forwardable'
 import { httpTunnel, type OwnAnswer, wantsHttpTunnel } from './httpTunnel'
 import type { RuntimeEndpoint, SandboxManager } from './sandboxManager'
@@ -103,7 +104,24 @@ function accessTokenOf(headers: Record<string, string | string[] | undefined>): 
  */
 export function sandboxRouter(
   manager: SandboxManager,
-  { httpTunnel: tunnelled = true, resumeWaitMs }: { httpTunnel?: boolean; resumeWaitMs?: number } = {},
+  {
+    httpTunnel: tunnelled = true,
+    resumeWaitMs,
+    guard,
+  }: {
+    httpTunnel?: boolean
+    resumeWaitMs?: number
+    /**
+     * Looks at each call to a runtime first (guests' calls: see GuestCalls): refuses it, or
+     * forwards it with other headers and holds it so it can be ended; undefined, as it came.
+     */
+    guard?: (
+      sandboxId: string,
+      method: string | undefined,
+      url: string | undefined,
+      headers: IncomingMessage['headers'],
+    ) => GuardVerdict | undefined
+  } = {},
 ) {
   const agent = runtimeAgent()
   const tunnel = httpTunnel()
@@ -175,6 +193,7 @@ export function sandboxRouter(
     res: ServerResponse,
     target: SandboxTarget,
     upstream: ClientRequest,
+    hold?: (breakOff: () => void) => () => void,
   ) => {
     const { sandboxId } = target
     upstream.on('response', (answer) => {
@@ -196,13 +215,16 @@ export function sandboxRouter(
         breakOffResponse(res)
       }
     })
-    const untrack = track(sandboxId, () => {
+    const breakOff = () => {
       upstream.destroy()
       breakOffResponse(res)
-    })
+    }
+    const untrack = track(sandboxId, breakOff)
+    const release = hold?.(breakOff)
     // A client that goes away takes its upstream call with it (the runtime keeps the process).
     res.on('close', () => {
       untrack()
+      release?.()
       if (!res.writableFinished) upstream.destroy()
     })
     // An answer before the whole body went up (a runtime's 401): the rest is not forwarded
@@ -216,21 +238,28 @@ export function sandboxRouter(
   /** An HTTP request for a sandbox: to its runtime (envd's port), or to any port it listens on. */
   const handle = (req: IncomingMessage, res: ServerResponse, target: SandboxTarget): void => {
     const { sandboxId, port } = target
+    const verdict = port === envdPort ? guard?.(sandboxId, req.method, req.url, req.headers) : undefined
+    if (verdict?.kind === 'refuse') {
+      const { status, headers, body } = verdict.answer
+      res.writeHead(status, { ...headers, 'content-length': body.length }).end(body)
+      return
+    }
+    const sent = verdict?.headers ?? req.headers
     // A client that leaves while its sandbox resumes is not forwarded afterwards.
     let gone = false
     res.once('close', () => {
       gone = true
     })
-    void reach(target, accessTokenOf(req.headers)).then((way) => {
+    void reach(target, accessTokenOf(sent)).then((way) => {
       if (way.kind === 'refused') return unreachable(req, res, way.why, way.status)
       if (gone) return
       const toRuntime = port === envdPort
       const headers = toRuntime
-        ? { ...forwardable(req.headers), host: `127.0.0.1:${way.runtime.port}` }
+        ? { ...forwardable(sent), host: `127.0.0.1:${way.runtime.port}` }
         : // An app gets the host name it was reached by (dev servers check it), as on E2B.
           forwardable(req.headers)
       sandboxRequest(agent, way.runtime, port, { method: req.method, path: req.url, headers }).then(
-        (upstream) => forward(req, res, target, upstream),
+        (upstream) => forward(req, res, target, upstream, verdict?.hold),
         (err: Error) => unreachable(req, res, whyNotReached(sandboxId, port, err)),
       )
     })
@@ -248,11 +277,17 @@ export function sandboxRouter(
    * request the router would forward, made when the head arrives, with the same 502s.
    */
   const tunnelCall = (req: IncomingMessage, client: Duplex, head: Buffer, sandboxId: string): void => {
+    let breakThis: (() => void) | undefined
+    let closedThis: Promise<void> | undefined
     tunnel.accept(req, client, head, {
       open: async (call) => {
-        const way = await reach({ sandboxId, port: envdPort }, accessTokenOf(call.headers))
+        const verdict = guard?.(sandboxId, call.method, req.url, call.headers)
+        if (verdict?.kind === 'refuse') throw verdict.answer
+        const sent = verdict?.headers ?? call.headers
+        if (verdict && breakThis) void closedThis?.then(verdict.hold(breakThis))
+        const way = await reach({ sandboxId, port: envdPort }, accessTokenOf(sent))
         if (way.kind === 'refused') throw ownError(way.why, way.status)
-        const headers = { ...forwardable(call.headers), host: `127.0.0.1:${way.runtime.port}` }
+        const headers = { ...forwardable(sent), host: `127.0.0.1:${way.runtime.port}` }
         return sandboxRequest(agent, way.runtime, envdPort, {
           method: call.method,
           path: req.url,
@@ -261,7 +296,11 @@ export function sandboxRouter(
       },
       notAnswering: (err) =>
         ownError({ sandboxId, message: `The sandbox is not answering (${err.code ?? err.message})` }),
-      opened: (breakOff, closed) => void closed.then(track(sandboxId, breakOff)),
+      opened: (breakOff, closed) => {
+        breakThis = breakOff
+        closedThis = closed
+        void closed.then(track(sandboxId, breakOff))
+      },
     })
   }
 

@@ -88,6 +88,40 @@ export interface SignInAnswer {
 export type SignedInAnswer =
   | { signedIn: true; role: 'owner' }
   | { signedIn: true; role: 'student'; sandboxId: string; remoteId?: string; student: string }
+  | {
+      signedIn: true
+      role: 'guest'
+      sandboxId: string
+      /** The name the owner gave the share link: what the others see. */
+      name: string
+      rights: ShareRights
+      /** When the share ends (the page is cut off then). */
+      expiresAt: string
+    }
+
+/** What a share link lets its guest do: everything the owner can in the sandbox, or watch. */
+export type ShareRights = 'edit' | 'view'
+
+/** POST /ide/api/sandboxes/{id}/share-links: what the owner asks for. */
+export interface ShareLinkRequest {
+  rights: ShareRights
+  /** Minutes until the link, and the session it opens, end. */
+  minutes: number
+  /** The guest's name as the others see it; "Guest" unless said. */
+  name?: string
+}
+
+/** A share link, as its owner sees it (`…/share-links`); opened as `{IDE origin}/join#token={token}`. */
+export interface ShareLinkView {
+  id: string
+  sandboxId: string
+  name: string
+  rights: ShareRights
+  token: string
+  expiresAt: string
+  /** When a browser opened it (it opens no other after that). */
+  claimedAt?: string
+}
 
 /** POST /ide/api/join: a student's join link traded for this browser's session (the cookie is the other half). */
 export interface JoinAnswer {

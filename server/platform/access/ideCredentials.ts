@@ -2,7 +2,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { PlatformError } from '../platformError'
 import { cookieValue } from './cookies'
-import type { JoinLink, JoinLinks } from './joinLinks'
+import { guestRuntimeToken, type JoinLink, type JoinLinks } from './joinLinks'
 
 /** The request header a signed-in page sends its page key in. */
 export const pageKeyHeader = 'x-sandbox-ide-key'
@@ -27,10 +27,14 @@ export interface IdeCredentialOptions {
 }
 
 /**
- * Who is asking: the person who started the stack (or holds its token: the teacher), or a
- * student whose join link opens one sandbox.
+ * Who is asking: the person who started the stack (or holds its token: the teacher), a student
+ * whose join link opens one sandbox, or a guest whose share link opens one sandbox with the
+ * rights it gives (`link.guest`), and whose page reaches the runtime with `runtimeToken`.
  */
-export type Caller = { role: 'owner' } | { role: 'student'; link: JoinLink }
+export type Caller =
+  | { role: 'owner' }
+  | { role: 'student'; link: JoinLink }
+  | { role: 'guest'; link: JoinLink & { guest: NonNullable<JoinLink['guest']> }; runtimeToken: string }
 
 const owner: Caller = { role: 'owner' }
 
@@ -118,9 +122,14 @@ export class IdeCredentials {
     if (!cookie || dot < 1 || !this.options.joinLinks) return undefined
     const sessionSecret = cookie.slice(dot + 1)
     const link = this.options.joinLinks.session(cookie.slice(0, dot), sessionSecret)
-    return link && sameSecret(pageKey, derive(sessionSecret, 'page key'))
-      ? { role: 'student', link }
-      : undefined
+    if (!link || !sameSecret(pageKey, derive(sessionSecret, 'page key'))) return undefined
+    return link.guest
+      ? {
+          role: 'guest',
+          link: { ...link, guest: link.guest },
+          runtimeToken: guestRuntimeToken(link.id, sessionSecret),
+        }
+      : { role: 'student', link }
   }
 
   /**

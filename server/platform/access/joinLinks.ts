@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { createHash, createHmac, randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { PlatformError } from '../platformError'
 import { readJsonRecordOrSetAside, writeRecordFile } from '../recordFile'
@@ -21,6 +21,34 @@ export interface JoinLink {
   claimedAt?: string
   /** SHA-256 of the session secret the student's browser holds (never the secret itself). */
   sessionHash?: string
+  /**
+   * A share link the owner made for someone to join their sandbox (a guest), with these rights;
+   * absent for a student's join link. A share link's session ends at `expiresAt` too.
+   */
+  guest?: GuestRights
+  /** A guest's: SHA-256 of the token its page sends the runtime instead of the sandbox's own. */
+  runtimeHash?: string
+}
+
+/** What a share link lets its guest do, and the name the others see. */
+export interface GuestRights {
+  name: string
+  rights: 'edit' | 'view'
+}
+
+/** Which links a list holds: students' join links (the default), guests' share links, or both. */
+export type LinkKind = 'student' | 'guest' | 'any'
+
+/** The prefix of a guest's runtime token, which the router trades for the sandbox's own. */
+export const guestTokenPrefix = 'guest.'
+
+/**
+ * The token a guest's page sends the runtime (X-Access-Token): made from the session secret,
+ * so only the guest's browser (through its session) can have it, and it names its link.
+ */
+export function guestRuntimeToken(linkId: string, sessionSecret: string): string {
+  const mac = createHmac('sha256', sessionSecret).update('sandbox-ide guest runtime v1').digest('base64url')
+  return `${guestTokenPrefix}${linkId}.${mac}`
 }
 
 /** What a teacher asks for when issuing a link. */
@@ -29,8 +57,10 @@ export interface JoinLinkRequest {
   remoteId?: string
   student: string
   className?: string
-  /** Seconds the link may wait to be used. */
+  /** Seconds the link may wait to be used (a share link: until its session ends too). */
   expiresInSeconds: number
+  /** A share link's guest: their name and rights. */
+  guest?: GuestRights
 }
 
 const secret = () => randomBytes(32).toString('base64url')
@@ -49,6 +79,7 @@ const notAJoinLink = (why: string) =>
  */
 export class JoinLinks {
   private links: JoinLink[] | undefined
+  private readonly revokedListeners: ((link: JoinLink) => void)[] = []
 
   /**
    * @param exists whether a sandbox still exists: a killed sandbox's links and sessions open
@@ -95,6 +126,7 @@ export class JoinLinks {
       token: secret(),
       createdAt: new Date(created).toISOString(),
       expiresAt: new Date(created + request.expiresInSeconds * 1000).toISOString(),
+      ...(request.guest ? { guest: { name: request.guest.name, rights: request.guest.rights } } : {}),
     }
     this.all().push(link)
     this.save()
@@ -105,10 +137,14 @@ export class JoinLinks {
    * The links, optionally of one class (of the stack's own sandboxes, or of an E2B remote's
    * when `remoteId` is given) or of one sandbox.
    */
-  list(filter: { className?: string; remoteId?: string; sandbox?: SandboxRef } = {}): JoinLink[] {
+  list(
+    filter: { className?: string; remoteId?: string; sandbox?: SandboxRef; kind?: LinkKind } = {},
+  ): JoinLink[] {
+    const kind = filter.kind ?? 'student'
     return this.all().filter(
       (l) =>
         this.exists(l) &&
+        (kind === 'any' || (kind === 'guest') === (l.guest !== undefined)) &&
         (filter.className === undefined ||
           (l.className === filter.className && (l.remoteId ?? '') === (filter.remoteId ?? ''))) &&
         (filter.sandbox === undefined || sameSandbox(l, filter.sandbox)),
@@ -117,11 +153,16 @@ export class JoinLinks {
 
   /** Removes links (and so their sessions); how many went. */
   revoke(which: (link: JoinLink) => boolean): number {
-    const before = this.all().length
+    const gone = this.all().filter(which)
     this.links = this.all().filter((l) => !which(l))
-    const removed = before - this.links.length
-    if (removed > 0) this.save()
-    return removed
+    if (gone.length > 0) this.save()
+    for (const link of gone) for (const listener of this.revokedListeners) listener(link)
+    return gone.length
+  }
+
+  /** Calls `listener` with each link revoked from now on (its open calls are to end at once). */
+  onRevoked(listener: (link: JoinLink) => void): void {
+    this.revokedListeners.push(listener)
   }
 
   /**
@@ -139,6 +180,7 @@ export class JoinLinks {
     const sessionSecret = secret()
     link.claimedAt = new Date(this.now()).toISOString()
     link.sessionHash = digest(sessionSecret)
+    if (link.guest) link.runtimeHash = digest(guestRuntimeToken(link.id, sessionSecret))
     this.save()
     return { link, sessionSecret }
   }
@@ -147,6 +189,20 @@ export class JoinLinks {
   session(linkId: string, sessionSecret: string): JoinLink | undefined {
     const link = this.all().find((l) => l.id === linkId)
     const holds = link?.sessionHash !== undefined && link.sessionHash === digest(sessionSecret)
-    return holds && this.exists(link) ? link : undefined
+    return holds && this.stands(link) ? link : undefined
+  }
+
+  /** The guest's link a runtime token (from guestRuntimeToken) stands for, if its session still stands. */
+  guestOf(runtimeToken: string): JoinLink | undefined {
+    if (!runtimeToken.startsWith(guestTokenPrefix)) return undefined
+    const id = runtimeToken.slice(guestTokenPrefix.length).split('.')[0]
+    const link = this.all().find((l) => l.id === id && l.guest !== undefined)
+    const holds = link?.runtimeHash !== undefined && link.runtimeHash === digest(runtimeToken)
+    return holds && this.stands(link) ? link : undefined
+  }
+
+  /** A link's sandbox exists, and a share link has not expired (its session ends then too). */
+  private stands(link: JoinLink): boolean {
+    return this.exists(link) && !(link.guest && Date.parse(link.expiresAt) <= this.now())
   }
 }

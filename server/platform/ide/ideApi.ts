@@ -29,6 +29,7 @@ import { joinLinkRoutes } from './joinLinkRoutes'
 import { localSandboxRoutes } from './localSandboxRoutes'
 import { remoteRoutes } from './remoteRoutes'
 import { RemoteStore } from './remoteStore'
+import { shareLinkRoutes } from './shareLinkRoutes'
 
 const prefix = '/ide/api'
 
@@ -77,12 +78,45 @@ function findRoute(routes: IdeRoute[], path: string): { route: IdeRoute; params:
   return undefined
 }
 
-/** Throws 403 unless the caller may use the route: the owner always, a student where it says so. */
+/**
+ * Throws 403 unless the caller may use the route: the owner always, a student or a guest where
+ * it says so (a view-only guest nothing that changes the sandbox).
+ */
 function mayCall(caller: Caller, route: IdeRoute, params: string[]): void {
-  if (caller.role === 'owner' || route.students === 'any') return
+  if (caller.role === 'owner') return
+  if (caller.role === 'guest' && caller.link.guest.rights === 'view' && route.changesSandbox)
+    throw new PlatformError(403, 'this share link is view-only: it cannot change the sandbox')
+  if (route.students === 'any') return
   const sandbox = route.sandboxOf?.(params) ?? { sandboxId: params[0] ?? '' }
   if (route.students === 'own-sandbox' && sameSandbox(sandbox, caller.link)) return
-  throw new PlatformError(403, "a student's join link opens their own sandbox only")
+  throw new PlatformError(
+    403,
+    caller.role === 'guest'
+      ? 'a share link opens its own sandbox only'
+      : "a student's join link opens their own sandbox only",
+  )
+}
+
+/** Who the caller is, as the page is told (GET /auth). */
+function signedInAs(caller: Caller): SignedInAnswer {
+  if (caller.role === 'owner') return { signedIn: true, role: 'owner' }
+  const { link } = caller
+  if (caller.role === 'guest')
+    return {
+      signedIn: true,
+      role: 'guest',
+      sandboxId: link.sandboxId,
+      name: caller.link.guest.name,
+      rights: caller.link.guest.rights,
+      expiresAt: link.expiresAt,
+    }
+  return {
+    signedIn: true,
+    role: 'student',
+    sandboxId: link.sandboxId,
+    ...(link.remoteId ? { remoteId: link.remoteId } : {}),
+    student: link.student,
+  }
 }
 
 /**
@@ -99,20 +133,7 @@ export function ideApi(options: IdeApiOptions) {
     open: true,
     methods: {
       GET: async (req, res) => {
-        const caller = credentials.identify(req)
-        sendJson(
-          res,
-          200,
-          (caller.role === 'owner'
-            ? { signedIn: true, role: 'owner' }
-            : {
-                signedIn: true,
-                role: 'student',
-                sandboxId: caller.link.sandboxId,
-                ...(caller.link.remoteId ? { remoteId: caller.link.remoteId } : {}),
-                student: caller.link.student,
-              }) satisfies SignedInAnswer,
-        )
+        sendJson(res, 200, signedInAs(credentials.identify(req)))
       },
       POST: async (req, res) => {
         const { token } = await readJsonBody(req, signInBody)
@@ -183,6 +204,7 @@ export function ideApi(options: IdeApiOptions) {
       presence,
     }),
     ...joinLinkRoutes({ joinLinks: options.joinLinks, manager: options.manager, remotes }),
+    ...shareLinkRoutes({ joinLinks: options.joinLinks, manager: options.manager }),
     ...classRoutes({
       board: options.classBoard,
       local: localClassPlace(options.manager),

@@ -26,5 +26,7 @@ export interface IdeRoute {
   students?: 'own-sandbox' | 'any'
   /** The sandbox an `own-sandbox` route is about: the stack's own named by the first parameter, unless said. */
   sandboxOf?: (params: string[]) => SandboxRef
+  /** It changes the sandbox (pauses it, sets its timeout): refused to a view-only guest. */
+  changesSandbox?: true
   methods: Partial<Record<string, IdeHandler>>
 }

@@ -70,3 +70,22 @@ export const remoteSandboxBody = z.strictObject({
     .refine((m) => Object.keys(m).length <= 16, 'at most 16 metadata keys')
     .optional(),
 })
+
+/**
+ * POST /ide/api/sandboxes/{id}/share-links: the guest's rights, minutes to expiry (a second to a
+ * week; fractions allowed), name.
+ */
+export const shareLinkBody = z.strictObject({
+  rights: z.enum(['edit', 'view']),
+  minutes: z
+    .number()
+    .min(1 / 60)
+    .max(7 * 24 * 60),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(40)
+    .regex(/^[\p{L}\p{N} ._'-]+$/u, "must be a name: letters, digits, spaces, . _ ' -")
+    .optional(),
+})

@@ -55,6 +55,8 @@ export function localSandboxRoutes(deps: LocalSandboxDeps): IdeRoute[] {
   ): SessionInfo => {
     if (caller?.role === 'owner') deps.presence.mark(record.sandboxID)
     const session = localSession(record, req, envdVersion, deps.domain)
+    // A guest's page never holds the sandbox's token: its own, which the router checks and trades.
+    if (caller?.role === 'guest') return { ...session, accessToken: caller.runtimeToken }
     return caller?.role === 'student'
       ? { ...session, teacherHere: deps.presence.here(record.sandboxID) }
       : session
@@ -128,6 +130,7 @@ export function localSandboxRoutes(deps: LocalSandboxDeps): IdeRoute[] {
     {
       pattern: /^\/sandboxes\/([^/]+)\/pause$/,
       students: 'own-sandbox',
+      changesSandbox: true,
       methods: {
         POST: async (_req, res, params) => {
           await manager.pause(sandboxIdParam(params))
@@ -152,6 +155,7 @@ export function localSandboxRoutes(deps: LocalSandboxDeps): IdeRoute[] {
     {
       pattern: /^\/sandboxes\/([^/]+)\/timeout$/,
       students: 'own-sandbox',
+      changesSandbox: true,
       methods: {
         POST: async (req, res, params) => {
           const id = sandboxIdParam(params)
