@@ -2,10 +2,12 @@
 // user the request names (`user` by default, `root` when asked), `user` has passwordless `sudo`,
 // and root is an unprivileged id of the host's, with nothing of the host's to command.
 // Through the official SDK, against a real platform.
-import { existsSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { Sandbox } from 'e2b'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loopDevicesUnder, mountsUnder } from './disk/staleMounts'
 import { sandboxHostIds } from './launcher/sandboxUserNamespace'
 import { startTestPlatform, type TestPlatform } from './testing/platformFixture'
 import { pointSdkAt } from './testing/sdkEnv'
@@ -160,6 +162,59 @@ describe('root and sudo in a sandbox', () => {
     expect(denied.stderr).toContain('Permission denied')
   })
 
+  it('gives each sandbox a writable root of its own: /0 for the SDK, /opt for sudo, kept across a pause', async () => {
+    if (tp.platform.launcher.system !== 'own-copy') return
+    // What a host that had them would spoil: the check that they stay off the host.
+    expect(existsSync('/0') || existsSync('/2') || existsSync('/opt/tool')).toBe(false)
+    // As envd, the runtime makes the folders as root and gives them to the user who asked (the
+    // SDK's own `write multiple files` writes /0, /2, ... so).
+    const written = await sandbox.files.write([
+      { path: '/0/x.txt', data: 'zero' },
+      { path: '/2/deep/y.txt', data: 'two' },
+    ])
+    expect(written.map((info) => info.path)).toEqual(['/0/x.txt', '/2/deep/y.txt'])
+    expect(await sandbox.files.read('/2/deep/y.txt')).toBe('two')
+    expect((await sandbox.commands.run('stat -c %U:%a /0 /0/x.txt /2/deep')).stdout).toBe(
+      'user:755\nuser:644\nuser:755\n',
+    )
+    const made = await sandbox.commands.run(
+      'sudo mkdir /opt/tool && sudo sh -c "echo s > /srv/s.txt; mkdir -p /var/lib/mine" && echo t > /var/tmp/t.txt && ls /opt /srv /var/lib',
+    )
+    expect(made.stdout).toMatch(/^tool$/m)
+    expect(made.stdout).toMatch(/^s\.txt$/m)
+    expect(made.stdout).toMatch(/^mine$/m)
+    // / is root's, as on E2B: the user's own commands need sudo to write there.
+    const denied = await sandbox.commands.run('mkdir /1').catch((err) => err.result ?? err)
+    expect(denied.stderr).toContain('Permission denied')
+    // Not in another sandbox, nor on the host.
+    const elsewhere = await other.commands.run(
+      'for p in /0 /2 /opt/tool /srv/s.txt /var/lib/mine /var/tmp/t.txt; do test -e $p && echo "$p"; done; true',
+      { user: 'root' },
+    )
+    expect(elsewhere.stdout).toBe('')
+    for (const path of ['/0', '/2', '/opt/tool', '/srv/s.txt', '/var/lib/mine'])
+      expect(existsSync(path)).toBe(false)
+    await sandbox.pause()
+    const again = await Sandbox.connect(sandbox.sandboxId)
+    expect(
+      (
+        await again.commands.run(
+          'cat /0/x.txt; echo; cat /2/deep/y.txt; echo; cat /srv/s.txt /var/tmp/t.txt; ls -d /opt/tool /var/lib/mine',
+        )
+      ).stdout,
+    ).toBe('zero\ntwo\ns\nt\n/opt/tool\n/var/lib/mine\n')
+  })
+
+  it('keeps the data folder and the project out of view in the writable root', async () => {
+    if (tp.platform.launcher.system !== 'own-copy') return
+    const projectRoot = join(import.meta.dirname, '..', '..')
+    const look = await sandbox.commands.run(
+      `for p in '${projectRoot}' '${tp.dataDir}'; do test -e "$p" && echo "$p"; done; true`,
+      { user: 'root' },
+    )
+    expect(look.stdout).toBe('')
+  })
+
   it('installs a Debian package with sudo apt-get in one sandbox, and only there', async () => {
     if (tp.platform.launcher.system !== 'own-copy' || tp.platform.launcher.network !== 'own') return
     const installed = await sandbox.commands
@@ -176,4 +231,51 @@ describe('root and sudo in a sandbox', () => {
     expect(absent.stdout).toBe('none\n')
     expect(existsSync('/usr/bin/tree')).toBe(false)
   }, 150_000)
+})
+
+describe("a sandbox's writable root across a restart of the stack", () => {
+  let tp: TestPlatform | undefined
+  let restoreEnv = () => {}
+  /** A host folder anyone may write in, as /tmp: where a link planted in the sandbox points. */
+  const outside = mkdtempSync(join(tmpdir(), 'root-escape-'))
+  chmodSync(outside, 0o1777)
+  afterAll(async () => {
+    restoreEnv()
+    await tp?.close()
+    rmSync(outside, { recursive: true, force: true })
+  })
+
+  it('keeps what it wrote outside its home, follows no link its root planted, leaves no mount, goes with it', async () => {
+    const first = await startTestPlatform()
+    tp = first
+    restoreEnv = pointSdkAt(first)
+    if (first.platform.launcher.system !== 'own-copy') return
+    const sandbox = await Sandbox.create()
+    await sandbox.files.write('/0/kept.txt', 'kept')
+    await sandbox.commands.run('sudo mkdir /opt/tool')
+    // Root puts a link where bwrap mounts the runtime at the next start. bwrap, which stands
+    // outside the sandbox then (the host's / at /oldroot), would follow it and make its mount
+    // points in the host's folder: the launcher removes such a link first.
+    await sandbox.commands.run(
+      `mv /opt/sandbox-runtime /opt/moved && ln -s /oldroot${outside} /opt/sandbox-runtime`,
+      { user: 'root' },
+    )
+    await first.close({ keepData: true })
+    // A clean stop unmounts the sandbox's system and lets go of its images' loop devices.
+    expect(mountsUnder(first.dataDir)).toEqual([])
+    expect(loopDevicesUnder(first.dataDir)).toEqual([])
+
+    tp = await startTestPlatform({ dataDir: first.dataDir })
+    restoreEnv()
+    restoreEnv = pointSdkAt(tp)
+    const again = await Sandbox.connect(sandbox.sandboxId)
+    expect((await again.commands.run('cat /0/kept.txt; echo; ls -d /opt/tool')).stdout).toBe(
+      'kept\n/opt/tool\n',
+    )
+    expect(readdirSync(outside)).toEqual([])
+    const sandboxDir = dirname(tp.platform.manager.homeDir(sandbox.sandboxId))
+    expect(existsSync(sandboxDir)).toBe(true)
+    await again.kill()
+    expect(existsSync(sandboxDir)).toBe(false)
+  }, 120_000)
 })

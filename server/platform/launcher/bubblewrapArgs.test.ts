@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { bubblewrapArgs } from './bubblewrapArgs'
+import { bubblewrapArgs, bubblewrapMountPoints } from './bubblewrapArgs'
 
 const layout = {
   homeDir: '/data/sandboxes/abc/home',
@@ -73,5 +73,49 @@ describe('bubblewrapArgs', () => {
     const { args, node } = bubblewrapArgs({ ...layout, nodePath: '/home/dev/.nvm/bin/node' })
     expect(node).toBe('/opt/sandbox-runtime/bin/node')
     expect(joined(args)).toContain('--ro-bind /home/dev/.nvm/bin/node /opt/sandbox-runtime/bin/node')
+  })
+
+  it("mounts everything in a root of the sandbox's own, which stays writable and keeps its links", () => {
+    const root = {
+      capabilities: ['CAP_CHOWN'],
+      rootHome: '/data/sandboxes/abc/root',
+      system: [['/data/sandboxes/abc/system/usr/merged', '/usr']] as [string, string][],
+      ownRoot: '/data/sandboxes/abc/system/rootfs',
+    }
+    const { args } = bubblewrapArgs({ ...layout, root })
+    const text = joined(args)
+    // Before any other mount, so every other one lands in it.
+    expect(text).toContain(
+      '--die-with-parent --bind /data/sandboxes/abc/system/rootfs / --bind /data/sandboxes/abc/system/usr/merged /usr --ro-bind /lib /lib',
+    )
+    expect(args).not.toContain('--symlink')
+    expect(args).not.toContain('--remount-ro')
+    expect(text.endsWith('--chdir /home/user')).toBe(true)
+    // Without one, the root is bwrap's, read-only, and the links are bwrap's to make.
+    const { ownRoot: _, ...hostRoot } = root
+    const without = joined(bubblewrapArgs({ ...layout, root: hostRoot }).args)
+    expect(without).toContain('--symlink usr/bin /bin')
+    expect(without).toContain('--remount-ro /')
+  })
+
+  it('names every path bwrap mounts on or makes, and refuses an option it does not know', () => {
+    const { args } = bubblewrapArgs({ ...layout, network: { infoFd: 5, blockFd: 6 } })
+    const points = bubblewrapMountPoints(args)
+    expect(points.slice(0, 4)).toEqual(['/usr', '/bin', '/lib', '/etc'])
+    expect(points).toEqual(
+      expect.arrayContaining([
+        '/etc/shadow',
+        '/home',
+        '/home/user',
+        '/opt/sandbox-runtime/app',
+        '/opt/sandbox-runtime/node_modules/node-pty',
+        '/opt/sandbox-runtime/run',
+        '/tmp',
+      ]),
+    )
+    expect(points.every((p) => p.startsWith('/'))).toBe(true)
+    expect(() => bubblewrapMountPoints([...args, '--overlay-src', '/x'])).toThrow(
+      /unknown option --overlay-src/,
+    )
   })
 })

@@ -44,6 +44,12 @@ export interface BubblewrapLayout {
     rootHome: string
     /** The sandbox's own writable system folders (host folder, sandbox folder), over the host's read-only ones. */
     system?: [string, string][]
+    /**
+     * Host folder that becomes `/`, writable: the sandbox's own root, holding all it writes outside
+     * its system folders and home (`/opt`, `/srv`, `/0`). It holds the root's links into /usr
+     * already (see sandboxRootLayer.ts). Without it, `/` is bwrap's own and read-only.
+     */
+    ownRoot?: string
   }
 }
 
@@ -57,10 +63,64 @@ export interface BubblewrapCommand {
   runtime: string
 }
 
+/** bwrap's options that take no argument, and those whose one argument is not a path in the sandbox. */
+const flagOptions = new Set([
+  '--unshare-pid',
+  '--unshare-ipc',
+  '--unshare-uts',
+  '--unshare-net',
+  '--unshare-user',
+  '--die-with-parent',
+])
+const valueOptions = new Set([
+  '--uid',
+  '--gid',
+  '--hostname',
+  '--info-fd',
+  '--block-fd',
+  '--perms',
+  '--cap-add',
+  '--cap-drop',
+  '--chdir',
+])
+/** Options that make something at their last argument (a path in the sandbox), by their number of arguments. */
+const makingOptions = new Map([
+  ['--bind', 2],
+  ['--ro-bind', 2],
+  ['--ro-bind-try', 2],
+  ['--symlink', 2],
+  ['--dir', 1],
+  ['--tmpfs', 1],
+  ['--proc', 1],
+  ['--dev', 1],
+  ['--remount-ro', 1],
+])
+
+/**
+ * The paths in the sandbox at which `args` (bubblewrapArgs' options) make a mount, a folder or a
+ * link, in order. bwrap follows links on its way to them: where the sandbox's root may have made
+ * links (its own root and system), the launcher checks these paths first. Throws on an option it
+ * does not know, so a new one cannot slip past that check.
+ */
+export function bubblewrapMountPoints(args: string[]): string[] {
+  const points: string[] = []
+  for (let i = 0; i < args.length; i++) {
+    const option = args[i] as string
+    const arity = makingOptions.get(option)
+    if (arity !== undefined) {
+      points.push(args[i + arity] as string)
+      i += arity
+    } else if (valueOptions.has(option)) i += 1
+    else if (!flagOptions.has(option)) throw new Error(`bubblewrapMountPoints: unknown option ${option}`)
+  }
+  return points
+}
+
 /**
  * Builds bwrap's options: own user, PID, IPC, UTS and (when asked) network namespaces, the host's
  * system read-only, the home read-write, a private /tmp; only the runtime's own files of the
- * project are visible. The root itself is made read-only last.
+ * project are visible. The root itself is the sandbox's own where it has one, else made read-only
+ * last.
  */
 export function bubblewrapArgs(layout: BubblewrapLayout): BubblewrapCommand {
   const { etc, bundle } = layout
@@ -86,6 +146,9 @@ export function bubblewrapArgs(layout: BubblewrapLayout): BubblewrapCommand {
         ]
       : []),
   ]
+  const ownRoot = layout.root?.ownRoot
+  // Its own root first: everything after is mounted in it.
+  if (ownRoot) args.push('--bind', ownRoot, '/')
   const own = new Map((layout.root?.system ?? []).map(([host, dest]) => [dest, host]))
   /** A system folder: the sandbox's own copy, writable, where it has one; else the host's, read-only. */
   const systemFolder = (dir: string) => {
@@ -95,8 +158,10 @@ export function bubblewrapArgs(layout: BubblewrapLayout): BubblewrapCommand {
   }
   args.push(...systemFolder('/usr'))
   for (const entry of layout.system.rootEntries) {
-    if (entry.symlinkTo) args.push('--symlink', entry.symlinkTo, entry.path)
-    else args.push('--ro-bind', entry.path, entry.path)
+    // An own root keeps its links (bwrap 0.8 will not make a link that is there already).
+    if (entry.symlinkTo) {
+      if (!ownRoot) args.push('--symlink', entry.symlinkTo, entry.path)
+    } else args.push('--ro-bind', entry.path, entry.path)
   }
   args.push(...systemFolder('/etc'))
   for (const [dir, copy] of own) args.push('--bind', copy, dir)
@@ -136,6 +201,7 @@ export function bubblewrapArgs(layout: BubblewrapLayout): BubblewrapCommand {
     node = join(sandboxRuntimeRoot, 'bin', 'node')
     args.push('--ro-bind', layout.nodePath, node)
   }
-  args.push('--remount-ro', '/', '--chdir', sandboxUser.home)
+  if (!ownRoot) args.push('--remount-ro', '/')
+  args.push('--chdir', sandboxUser.home)
   return { args, node, runtime: join(app, basename(bundle.file)) }
 }

@@ -2,12 +2,19 @@ import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { envdPort } from '../../../src/contract/runtimeExtensions'
 import { nodeFlags } from '../../nodeFlags'
-import { bubblewrapArgs, sandboxOomEvents, sandboxSocketDir, sandboxSudoSocket } from './bubblewrapArgs'
+import {
+  bubblewrapArgs,
+  bubblewrapMountPoints,
+  sandboxOomEvents,
+  sandboxSocketDir,
+  sandboxSudoSocket,
+} from './bubblewrapArgs'
 import type { BubblewrapHost } from './bubblewrapHost'
 import { launchRuntime, sandboxBlockFd, sandboxInfoFd } from './launchRuntime'
 import { runtimeFlags, runtimeStdin, sandboxWritesJournal } from './runtimeInvocation'
 import { sandboxUser } from './sandboxEtcFiles'
 import type { LaunchedSandbox, LaunchSpec } from './sandboxLauncher'
+import { settleRootLayer } from './sandboxRootLayer'
 import {
   asRootIn,
   nsenterPath,
@@ -65,11 +72,20 @@ export async function launchInBubblewrap(
           root: {
             capabilities: sandboxRootCapabilities,
             rootHome: root.rootHome,
-            ...(ownSystem ? { system: ownSystem.binds } : {}),
+            ...(ownSystem ? { system: ownSystem.binds, ownRoot: ownSystem.root } : {}),
           },
         }
       : {}),
   })
+  if (ownSystem) {
+    try {
+      settleRootLayer(ownSystem.layers, bubblewrapMountPoints(bwrap.args), host.system.rootEntries)
+    } catch (err) {
+      await ownSystem.unmount()
+      root?.ns.release()
+      throw err
+    }
+  }
   // Options through fd 4, so the sandbox's init shows no host paths; the command stays in argv.
   const bwrapCommand = [
     '--args',

@@ -1,6 +1,7 @@
 import { chownSync, existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { mountPoints, runTool, unmount } from '../mounts'
+import { prepareRootLayer, type WritableLayer } from './sandboxRootLayer'
 import { grantPassage, openSandboxUserNamespace, sandboxHostIds } from './sandboxUserNamespace'
 
 /**
@@ -13,8 +14,6 @@ export const writableSystemDirs = ['/usr', '/etc', '/var/lib/dpkg', '/var/lib/ap
  * passwords. (Their other unreadable files are locks and apt's own folders, which apt needs.)
  */
 export const hiddenSystemFiles = ['/var/cache/debconf/passwords.dat']
-/** Folders of a sandbox's own that start empty (the host's would show the host's logs). */
-export const ownSystemDirs = ['/var/log', '/var/tmp']
 
 const python = '/usr/bin/python3'
 const helper = join(import.meta.dirname, 'idmappedMount.py')
@@ -66,15 +65,19 @@ export async function mountSystemBase(baseDir: string): Promise<SystemBase> {
 
 /** A sandbox's system, mounted: what bwrap binds where, and how to unmount it. */
 export interface SandboxSystem {
-  /** Host folder and the sandbox folder it becomes, read-write. */
+  /** Host folder and the sandbox folder it becomes, read-write: the system folders' overlays. */
   binds: [string, string][]
+  /** Host folder that becomes the sandbox's `/`, under the binds (see sandboxRootLayer.ts). */
+  root: string
+  /** The root and the binds, with the host's folder under each overlay. */
+  layers: WritableLayer[]
   unmount(): Promise<void>
 }
 
 /**
  * Mounts a sandbox's writable system: for each writable folder an overlay of the base (lower)
- * and the sandbox's own changes (upper, in `systemDir`, kept with the sandbox across pause,
- * resume and restarts, and removed with it), and its own empty folders.
+ * and the sandbox's own changes (upper, in `systemDir`), and its root layer for all the rest;
+ * all kept with the sandbox across pause, resume and restarts, and removed with it.
  */
 export async function mountSandboxSystem(
   base: SystemBase,
@@ -118,15 +121,15 @@ export async function mountSandboxSystem(
       }),
     )
     for (const dir of writableSystemDirs) binds.push([join(systemDir, slug(dir), 'merged'), dir])
-    for (const dir of ownSystemDirs) {
-      const own = join(systemDir, slug(dir))
-      mkdirSync(own, { recursive: true })
-      chownSync(own, ...rootIds)
-      binds.push([own, dir])
-    }
+    const root = prepareRootLayer(systemDir)
+    grantPassage(root, systemDir)
+    const layers: WritableLayer[] = [
+      { host: root, at: '/' },
+      ...binds.map(([host, at]) => ({ host, at, lower: base.lower(at) })),
+    ]
+    return { binds, root, layers, unmount: unmountAll }
   } catch (err) {
     await unmountAll()
     throw err
   }
-  return { binds, unmount: unmountAll }
 }
