@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test'
 import { ClassDashboardPage } from './pages/ClassDashboardPage'
+import { EditorPage } from './pages/EditorPage'
 import { ExplorerPage } from './pages/ExplorerPage'
 import { WorkbenchPage } from './pages/WorkbenchPage'
 import { freePort, LocalStack } from './stack'
@@ -114,6 +115,21 @@ test("the teacher's dashboard of the E2B class: live rows, the check for everyon
   await expect(row('ben')).toContainText('failed')
 
   const workspace = await dashboard().openLiveWorkspace('ada', 'fixed-by-ada', ada)
+
+  // The teacher and ada edit her main.py together, through a relay in her sandbox on E2B.
+  const hers = new EditorPage(ada.page)
+  const theirs = new EditorPage(workspace.page)
+  await hers.open('/home/user/main.py')
+  await hers.editable()
+  await theirs.open('/home/user/main.py')
+  await theirs.editable()
+  await hers.typeAtEnd('# ada was here')
+  await expect.poll(() => theirs.text(), { timeout: 15_000 }).toContain('# ada was here')
+  await expect(
+    workspace.page
+      .getByRole('group', { name: 'People here' })
+      .getByRole('button', { name: 'ada, in main.py' }),
+  ).toBeVisible({ timeout: 15_000 })
   await workspace.page.close()
 
   await row('ben').getByRole('button', { name: "Pause ben's sandbox" }).click()
