@@ -12,6 +12,8 @@ import type {
   SandboxSummary,
   SandboxUsage,
   SessionInfo,
+  ShareLinkRequest,
+  ShareLinkView,
   SignedInAnswer,
   SignInAnswer,
   StackInfo,
@@ -149,6 +151,11 @@ export const ideApi = {
   newJoinLink: (p: ClassPlace, sandboxId: string) =>
     call<JoinLinkView>('POST', `${placePath(p)}/sandboxes/${encodeURIComponent(sandboxId)}/join-links`, {}),
   revokeJoinLink: (linkId: string) => call<void>('DELETE', `/join-links/${encodeURIComponent(linkId)}`),
+  shareLinks: (sandboxId: string) =>
+    call<ShareLinkView[]>('GET', `/sandboxes/${encodeURIComponent(sandboxId)}/share-links`),
+  newShareLink: (sandboxId: string, request: ShareLinkRequest) =>
+    call<ShareLinkView>('POST', `/sandboxes/${encodeURIComponent(sandboxId)}/share-links`, request),
+  revokeShareLink: (linkId: string) => call<void>('DELETE', `/share-links/${encodeURIComponent(linkId)}`),
 }
 
 /** Where a class's sandboxes live: the stack's own, or an E2B remote's (its key kept on the stack). */

@@ -9,8 +9,9 @@ import { CallerContext, signInFromAddress, tokenFrom } from './signIn'
 
 const signInKey = ['ide-sign-in']
 
-/** The page a student's sign-in may show: their own sandbox's. */
+/** The page a student's or a guest's sign-in may show: their own sandbox's. */
 function studentPath(who: SignedInAnswer | undefined): string | undefined {
+  if (who?.role === 'guest') return pathFor({ source: 'local', sandboxId: who.sandboxId })
   if (who?.role !== 'student') return undefined
   const { sandboxId, remoteId } = who
   return pathFor(remoteId ? { source: 'e2b', remoteId, sandboxId } : { source: 'local', sandboxId })

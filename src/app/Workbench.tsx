@@ -19,7 +19,7 @@ import { labCommands } from './labCommands'
 import { languageCommands } from './languageCommands'
 import { useLayoutStore, usePanelVisibility } from './layoutStore'
 import { navigate } from './route'
-import { CallerContext, useOneSandboxOnly } from './signIn'
+import { CallerContext, useOneSandboxOnly, useViewOnly } from './signIn'
 import { useGlobalShortcuts } from './useGlobalShortcuts'
 
 // Fetched when first wanted: the palette (cmdk and its dialog), a lab's panel, code intelligence's status.
@@ -27,6 +27,7 @@ const CommandPalette = lazyNamed(() => import('./CommandPalette'), 'CommandPalet
 const LabSide = lazyNamed(() => import('./LabSide'), 'LabSide')
 const LanguageStatus = lazyNamed(() => import('../features/statusbar/LanguageStatus'), 'LanguageStatus')
 const PeopleBar = lazyNamed(() => import('../features/presence/PeopleBar'), 'PeopleBar')
+const ShareDialog = lazyNamed(() => import('../features/share/ShareDialog'), 'ShareDialog')
 
 const noLab = { subscribe: () => () => {}, getSnapshot: () => noLabSnapshot }
 const noLanguage = { subscribe: () => () => {}, getSnapshot: () => undefined }
@@ -40,7 +41,10 @@ export function Workbench({ session, theme }: { session: SandboxSession; theme: 
     lab: true,
     codeIntelligence: true,
     sourceControl: true,
-    collaboration: { name: who?.role === 'student' ? who.student : 'Owner' },
+    collaboration: {
+      name: who?.role === 'student' ? who.student : who?.role === 'guest' ? who.name : 'Owner',
+      readOnly: who?.role === 'guest' && who.rights === 'view',
+    },
   })
   if (!workspace) return null
   return <FullWorkbench workspace={workspace} theme={theme} />
@@ -103,8 +107,23 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Them
   }, [actions, problemsFocus])
   // Ctrl+Shift+G: the sidebar shows if hidden, and its Source Control view takes the keyboard.
   const showScm = useCallback(() => actions?.showView('scm'), [actions])
-  // A student's sign-in opens this sandbox only: no way to the picker.
+  // A student's or a guest's sign-in opens this sandbox only: no way to the picker.
   const oneSandboxOnly = useOneSandboxOnly()
+  // A view-only guest types nowhere: the editor, the terminals and the explorer change nothing.
+  const viewOnly = useViewOnly()
+  useEffect(() => {
+    if (!viewOnly) return
+    terminals.setReadOnly(true)
+    const lift = editor.addReadOnlyRule(() => 'You joined with a view-only share link.')
+    return () => {
+      lift()
+      terminals.setReadOnly(false)
+    }
+  }, [viewOnly, editor, terminals])
+  // The owner shares a sandbox of the stack's (the stack holds back its token from guests).
+  const mayShare = useContext(CallerContext)?.role === 'owner' && session.address.source === 'local'
+  const [shareOpen, setShareOpen] = useState(false)
+  const shareWanted = useOpenedOnce(shareOpen)
   // biome-ignore lint/correctness/useExhaustiveDependencies: commands follow the session's, the lab's and the language servers' state
   const commands = useMemo(
     () => [
@@ -172,6 +191,16 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Them
             />
           </Suspense>
         )}
+        {viewOnly && (
+          <span className="view-only-badge" title="This share link is view-only: you can watch, not change">
+            View only
+          </span>
+        )}
+        {mayShare && (
+          <button type="button" onClick={() => setShareOpen(true)} aria-haspopup="dialog">
+            Share
+          </button>
+        )}
         <button type="button" onClick={() => setPaletteOpen(true)} aria-keyshortcuts="Control+Shift+P">
           Commands
         </button>
@@ -192,6 +221,7 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Them
         workspace={workspace}
         theme={theme}
         visibility={{ ...visibility, editor: true, preview: true }}
+        readOnly={viewOnly}
         layoutKey={layoutKey}
         problemsFocus={problemsFocus}
         scmRequests={scmRequests}
@@ -220,6 +250,15 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Them
         </Suspense>
       )}
       {views && <views.QuickOpenOverlays workspace={workspace} />}
+      {shareWanted && session.address.source === 'local' && (
+        <Suspense fallback={null}>
+          <ShareDialog
+            sandboxId={session.address.sandboxId}
+            open={shareOpen}
+            onClose={() => setShareOpen(false)}
+          />
+        </Suspense>
+      )}
     </div>
   )
 }

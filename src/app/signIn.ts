@@ -58,7 +58,14 @@ export async function signInFromAddress(): Promise<SignInState> {
 /** Who the page is signed in as, under a SignInGate (undefined elsewhere, or when unknown). */
 export const CallerContext = createContext<SignedInAnswer | undefined>(undefined)
 
-/** True when this browser's sign-in opens one sandbox only (a student's join link). */
+/** True when this browser's sign-in opens one sandbox only (a student's join link, a guest's share link). */
 export function useOneSandboxOnly(): boolean {
-  return useContext(CallerContext)?.role === 'student'
+  const role = useContext(CallerContext)?.role
+  return role === 'student' || role === 'guest'
+}
+
+/** True for a view-only guest's page: it watches, and changes nothing (the stack refuses it too). */
+export function useViewOnly(): boolean {
+  const who = useContext(CallerContext)
+  return who?.role === 'guest' && who.rights === 'view'
 }

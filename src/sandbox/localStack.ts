@@ -8,6 +8,8 @@ import type {
   JoinLinkView,
   RemoteInfo,
   SandboxSummary,
+  ShareLinkRequest,
+  ShareLinkView,
   SignedInAnswer,
   StackInfo,
   TemplateSummary,
@@ -63,6 +65,11 @@ export const localStack = {
   join: (token: string): Promise<JoinAnswer> => mapped(() => ideApi.join(token)),
   /** Who this browser is signed in as. */
   signedIn: (): Promise<SignedInAnswer> => mapped(ideApi.signedIn),
+  /** The owner's share links to a sandbox of the stack's: made, listed, revoked (its guest is cut off at once). */
+  shareLinks: (sandboxId: string): Promise<ShareLinkView[]> => mapped(() => ideApi.shareLinks(sandboxId)),
+  newShareLink: (sandboxId: string, request: ShareLinkRequest): Promise<ShareLinkView> =>
+    mapped(() => ideApi.newShareLink(sandboxId, request)),
+  revokeShareLink: (linkId: string): Promise<void> => mapped(() => ideApi.revokeShareLink(linkId)),
   /** Whether this browser signed in here before: a sign-in it lost is news, one it never had is not. */
   signedInBefore: (): boolean => ideApi.signedInBefore(),
 }

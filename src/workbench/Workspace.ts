@@ -50,7 +50,7 @@ export interface WorkspaceOptions {
   /** With source control: git in the sandbox for the home folder (its view, colours, the gutter). */
   sourceControl?: boolean
   /** With co-editing: open files shared live with the sandbox's other pages, this person shown to them by `name`. */
-  collaboration?: { name: string }
+  collaboration?: { name: string; readOnly?: boolean }
 }
 
 /**
@@ -112,7 +112,7 @@ export class Workspace {
       new EditorManager(session, {
         watch: this.watch,
         notices: options.notices,
-        collaboration: options.collaboration && this.collaboration(session, options.collaboration.name),
+        collaboration: options.collaboration && this.collaboration(session, options.collaboration),
       }),
     )
     this.disposables.add(toDisposable(guardUnsavedEdits(this.editor)))
@@ -154,12 +154,15 @@ export class Workspace {
    * Co-editing and presence, loaded (Yjs, the relay) when the first file opens or, at the latest,
    * once the page is idle, so the people bar shows who is here; kept until the workspace goes.
    */
-  private collaboration(session: SandboxSession, name: string): () => Promise<Collaboration> {
+  private collaboration(
+    session: SandboxSession,
+    { name, readOnly }: { name: string; readOnly?: boolean },
+  ): () => Promise<Collaboration> {
     let loading: Promise<Collaboration> | undefined
     const load = () => {
       loading ??= Promise.all([import('../sandbox/collab/collaboration'), import('./followPerson')]).then(
         async ([{ loadCollaboration }, { FollowPerson }]) => {
-          const collaboration = this.disposables.add(await loadCollaboration(session, name))
+          const collaboration = this.disposables.add(await loadCollaboration(session, name, { readOnly }))
           const follow = this.disposables.add(new FollowPerson(collaboration.presence, this.editor))
           this.people.set({ presence: collaboration.presence, follow })
           void collaboration.presence.settled()

@@ -17,7 +17,12 @@ export function useWorkspace(
     codeIntelligence,
     sourceControl = false,
     collaboration,
-  }: { lab: boolean; codeIntelligence: boolean; sourceControl?: boolean; collaboration?: { name: string } },
+  }: {
+    lab: boolean
+    codeIntelligence: boolean
+    sourceControl?: boolean
+    collaboration?: { name: string; readOnly?: boolean }
+  },
 ): Workspace | undefined {
   // The theme it starts with; later changes go through setTheme below, not a new workspace.
   const workspace = useDisposable(
@@ -30,7 +35,7 @@ export function useWorkspace(
         sourceControl,
         collaboration,
       }),
-    [session, lab, codeIntelligence, sourceControl, collaboration?.name],
+    [session, lab, codeIntelligence, sourceControl, collaboration?.name, collaboration?.readOnly],
   )
   useEffect(() => workspace?.setTheme(theme), [workspace, theme])
   return workspace

@@ -69,6 +69,8 @@ export class TerminalManager {
   private counter = 0
   private theme: Theme
   private restored = false
+  /** A view-only guest's page: terminals show others' output, take no keys, and none is started. */
+  private readOnly = false
   private readonly disposables = new DisposableStore()
   private readonly exitListeners = new Set<(terminal: TerminalInstance, status: ExitedStatus) => void>()
   private readonly openTerminal: TerminalFactory
@@ -118,6 +120,12 @@ export class TerminalManager {
     )
     this.place(id, split)
     return instance
+  }
+
+  /** Makes every terminal take no keys (a view-only share), or take them again. */
+  setReadOnly(readOnly: boolean): void {
+    this.readOnly = readOnly
+    this.onSessionChange()
   }
 
   /** Opens a terminal on a running PTY process (from the process list). */
@@ -208,7 +216,7 @@ export class TerminalManager {
     options: { existingPid?: number; snapshot?: string; cwd?: string },
   ): TerminalInstance {
     const instance = this.openTerminal(record, { theme: this.theme, ctrl: this.ctrl, ...options })
-    instance.setInputEnabled(this.session.getSnapshot().state.kind === 'running')
+    instance.setInputEnabled(this.session.getSnapshot().state.kind === 'running' && !this.readOnly)
     let ended = false
     instance.subscribe(() => {
       const { status } = instance.getSnapshot()
@@ -233,7 +241,7 @@ export class TerminalManager {
 
   private onSessionChange(): void {
     const running = this.session.getSnapshot().state.kind === 'running'
-    for (const t of this.instances.values()) t.setInputEnabled(running)
+    for (const t of this.instances.values()) t.setInputEnabled(running && !this.readOnly)
     if (running && !this.restored) {
       this.restored = true
       void this.restore()
@@ -268,7 +276,7 @@ export class TerminalManager {
     this.activeTabId = this.tabs.some((t) => t.id === stored.activeTabId)
       ? stored.activeTabId
       : this.tabs[0]?.id
-    if (this.instances.size === 0) this.create()
+    if (this.instances.size === 0 && !this.readOnly) this.create()
     else this.changed()
   }
 
@@ -284,7 +292,7 @@ export class TerminalManager {
       this.tabs.push({ id: `tab-${id}`, paneIds: [id] })
     }
     this.activeTabId = this.tabs[0]?.id
-    if (this.instances.size === 0) this.create()
+    if (this.instances.size === 0 && !this.readOnly) this.create()
     else this.changed()
   }
 

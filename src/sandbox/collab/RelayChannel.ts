@@ -30,7 +30,14 @@ export class RelayChannel {
   private opening: Promise<void> | undefined
   private disposed = false
 
-  constructor(private readonly session: SandboxSession) {
+  /**
+   * @param listenOnly a view-only guest's page: it hears, never writes (the stack refuses its
+   *   input to any process) and never starts the relay, only attaches to one that runs
+   */
+  constructor(
+    private readonly session: SandboxSession,
+    private readonly listenOnly = false,
+  ) {
     this.reader = new RelayReader((message) => {
       if (message.sender === this.me) return
       for (const listener of this.listeners) listener(message)
@@ -61,7 +68,7 @@ export class RelayChannel {
 
   /** Says something to every other page; dropped while not open (an opening resynchronises). */
   publish(topic: string, payload: Uint8Array): void {
-    if (!this.open || this.disposed) return
+    if (!this.open || this.disposed || this.listenOnly) return
     for (const line of encodeMessage(this.me, this.nextId++, topic, payload)) this.process?.write(line)
   }
 
@@ -80,6 +87,8 @@ export class RelayChannel {
       await this.listen((process) => process.attach(existing))
       return
     }
+    // Found again with backoff, once someone who may start it has.
+    if (this.listenOnly) throw new Error('no collaboration relay runs yet, and a view-only page starts none')
     const mine = await this.listen((process) => process.start())
     // Two pages may have started one at once: all keep the lowest pid.
     const lowest = await this.findRelay()

@@ -17,13 +17,18 @@ export interface Collaboration {
  * Loads co-editing (Yjs and the relay, a chunk of their own) for a session, once it is first
  * wanted: when the first file opens. `name` is how the others see this person.
  */
-export async function loadCollaboration(session: SandboxSession, name: string): Promise<Collaboration> {
+export async function loadCollaboration(
+  session: SandboxSession,
+  name: string,
+  /** A view-only guest's page: it only listens (see RelayChannel). */
+  { readOnly = false }: { readOnly?: boolean } = {},
+): Promise<Collaboration> {
   const [{ RelayChannel }, { Presence }, { SharedDocuments }] = await Promise.all([
     import('./RelayChannel'),
     import('./Presence'),
     import('./SharedDocuments'),
   ])
-  const channel = new RelayChannel(session)
+  const channel = new RelayChannel(session, readOnly)
   const presence = new Presence(channel, { name })
   const documents = new SharedDocuments(channel, presence)
   // A relay lost (the sandbox paused, the link dropped, the process killed) is found or started
