@@ -60,6 +60,7 @@ export class Presence {
   private readonly subscribers = new Subscribers()
   private readonly stops: (() => void)[] = []
   private rollCall: Promise<void> | undefined
+  private kept: Record<string, unknown> | undefined
 
   constructor(
     private readonly channel: BroadcastChannel,
@@ -133,6 +134,14 @@ export class Presence {
   /** Says where this page's cursor is (undefined: no file shown). */
   setCursor(cursor: CursorPlace | undefined): void {
     this.awareness.setLocalStateField('cursor', cursor)
+  }
+
+  /** Says this page is gone (the tab closes, or goes into the back/forward cache), or back again. */
+  setAway(away: boolean): void {
+    if (away) {
+      this.kept = this.awareness.getLocalState() ?? this.kept
+      this.awareness.setLocalState(null)
+    } else if (this.kept && !this.awareness.getLocalState()) this.awareness.setLocalState(this.kept)
   }
 
   /** Called when someone comes, goes, or moves. */

@@ -126,6 +126,21 @@ describe('SharedDocuments', () => {
     expect(docA.leads).toBe(true)
   })
 
+  it('a page that goes away (its tab closed) leaves the others at once, and comes back when shown again', async () => {
+    const bus = new Bus()
+    const a = page(bus, 'a')
+    const b = page(bus, 'b')
+    await a.documents.join('/f.txt', 'x')
+    await b.documents.join('/f.txt', 'x')
+    await until('b sees a', () => (b.presence.pagesWith('/f.txt').includes('a') ? true : undefined))
+    a.presence.setAway(true)
+    await until('a gone for b', () => (b.presence.others().length === 0 ? true : undefined))
+    a.presence.setAway(false)
+    await until('a back, with its files', () =>
+      b.presence.pagesWith('/f.txt').includes('a') ? true : undefined,
+    )
+  })
+
   it('a save is announced: the others can tell it from a change made outside', async () => {
     const bus = new Bus()
     const a = page(bus, 'a')

@@ -50,7 +50,19 @@ export async function loadCollaboration(
       backoffDelay(attempt + 1, { initialMs: 250, maxMs: 10_000, jitter: 0.2 }),
     )
   }
-  const stops = [channel.onStateChange(reconnect), session.subscribe(reconnect)]
+  // A tab that closes says so at once, rather than lingering in the others' toolbars for 30 s.
+  const away = () => presence.setAway(true)
+  const back = () => presence.setAway(false)
+  globalThis.addEventListener?.('pagehide', away)
+  globalThis.addEventListener?.('pageshow', back)
+  const stops = [
+    channel.onStateChange(reconnect),
+    session.subscribe(reconnect),
+    () => {
+      globalThis.removeEventListener?.('pagehide', away)
+      globalThis.removeEventListener?.('pageshow', back)
+    },
+  ]
   return {
     documents,
     presence,
