@@ -51,6 +51,8 @@ test('a view-only guest sees the owner type, live, and can type nowhere', async 
   const path = `${home}/shared.py`
   await files.write(path, 'x = 1\n')
   const ann = await owner(browser, path)
+  // Typed before the guest comes, and not saved: the guest sees it too.
+  await ann.editor.typeAtEnd('y = 2')
   const link = await ann.share.makeLink('View only', 'Grace')
   await ann.share.close()
   const grace = await guest(browser, link, path)
@@ -58,8 +60,11 @@ test('a view-only guest sees the owner type, live, and can type nowhere', async 
   // No way to the picker or to sharing.
   await expect(grace.page.getByRole('button', { name: 'Sandboxes' })).toHaveCount(0)
   await expect(grace.page.getByRole('button', { name: 'Share' })).toHaveCount(0)
+  await expect.poll(() => grace.editor.text(), { timeout: 15_000 }).toBe('x = 1\ny = 2')
 
-  await ann.editor.typeAtEnd('y = 2')
+  await ann.editor.typeAtEnd('0')
+  await expect.poll(() => grace.editor.text()).toBe('x = 1\ny = 20')
+  await ann.page.keyboard.press('Backspace')
   await expect.poll(() => grace.editor.text()).toBe('x = 1\ny = 2')
 
   // The editor takes no keys.

@@ -167,7 +167,15 @@ export class EditorManager {
         return
       }
       const shared = await documents.join(path, diskText)
-      if (!buffer.share(shared, presence, diskText, () => documents.leave(shared))) documents.leave(shared)
+      const leave = () => documents.leave(shared)
+      if (documents.listenOnly) {
+        // A view-only page shows the disk's text until the others' whole copy first arrives.
+        void shared.hasState.then(() => {
+          if (!buffer.share(shared, presence, buffer.getText(), leave)) leave()
+        })
+        return
+      }
+      if (!buffer.share(shared, presence, diskText, leave)) leave()
     } catch (err) {
       if (this.collaborationFailed || this.disposed) return
       this.collaborationFailed = true

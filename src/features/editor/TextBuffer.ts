@@ -63,7 +63,7 @@ export class TextBuffer {
    * (mixed line endings, which Monaco makes one).
    */
   share(shared: SharedText, presence: Presence, diskText: string, leave: () => void): boolean {
-    if (this.binding || this.model.getValue() !== diskText) return false
+    if (this.binding || this.model.isDisposed() || this.model.getValue() !== diskText) return false
     this.savedText = diskText
     this.binding = new SharedTextBinding(this.model, shared, presence, leave, () => this.subscribers.notify())
     this.notifyIfDirtyChanged()

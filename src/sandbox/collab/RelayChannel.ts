@@ -36,7 +36,7 @@ export class RelayChannel {
    */
   constructor(
     private readonly session: SandboxSession,
-    private readonly listenOnly = false,
+    readonly listenOnly = false,
   ) {
     this.reader = new RelayReader((message) => {
       if (message.sender === this.me) return

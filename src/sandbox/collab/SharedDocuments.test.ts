@@ -27,6 +27,7 @@ class MemoryChannel implements BroadcastChannel {
   constructor(
     readonly me: string,
     private readonly bus: Bus,
+    readonly listenOnly = false,
   ) {
     bus.pages.push(this)
   }
@@ -40,7 +41,7 @@ class MemoryChannel implements BroadcastChannel {
     this.state.notify()
   }
   publish(topic: string, payload: Uint8Array): void {
-    if (this.open) this.bus.deliver(this, topic, payload)
+    if (this.open && !this.listenOnly) this.bus.deliver(this, topic, payload)
   }
   hear(message: RelayMessage): void {
     for (const listener of this.listeners) listener(message)
@@ -57,8 +58,8 @@ describe('SharedDocuments', () => {
   afterEach(() => {
     for (const m of made.splice(0)) m.dispose()
   })
-  const page = (bus: Bus, name: string) => {
-    const channel = new MemoryChannel(name, bus)
+  const page = (bus: Bus, name: string, listenOnly = false) => {
+    const channel = new MemoryChannel(name, bus, listenOnly)
     const presence = new Presence(channel, { name })
     const documents = new SharedDocuments(channel, presence)
     made.push(documents, presence)
@@ -138,6 +139,23 @@ describe('SharedDocuments', () => {
     a.presence.setAway(false)
     await until('a back, with its files', () =>
       b.presence.pagesWith('/f.txt').includes('a') ? true : undefined,
+    )
+  })
+
+  it('a page that only listens (view-only) gets the whole text, unsaved edits made before it came included', async () => {
+    const bus = new Bus()
+    const a = page(bus, 'a')
+    const docA = await a.documents.join('/f.txt', 'one\n')
+    docA.text.insert(0, 'typed before the viewer came ')
+    await new Promise((r) => setTimeout(r, 50))
+    const viewer = page(bus, 'v', true)
+    const docV = await viewer.documents.join('/f.txt', 'one\n')
+    expect(docV.text.toString()).toBe('')
+    await docV.hasState
+    expect(docV.text.toString()).toBe('typed before the viewer came one\n')
+    docA.text.insert(docA.text.length, 'two\n')
+    await until('the viewer follows', () =>
+      docV.text.toString() === 'typed before the viewer came one\ntwo\n' ? true : undefined,
     )
   })
 

@@ -8,6 +8,8 @@ import type { RelayMessage } from './relayFraming'
 export interface BroadcastChannel {
   readonly me: string
   readonly open: boolean
+  /** A view-only page's: it hears and never says anything. */
+  readonly listenOnly?: boolean
   connect(): Promise<void>
   publish(topic: string, payload: Uint8Array): void
   onMessage(listener: (message: RelayMessage) => void): () => void
@@ -16,6 +18,14 @@ export interface BroadcastChannel {
 
 /** How long a page waits for another's copy before it starts the document from the disk alone. */
 const answerMs = 600
+/**
+ * A page that only listens (a view-only guest) cannot ask for a copy, so the page that leads
+ * sends its whole state this often after a change, and now and then even without one.
+ */
+const fullStateEveryMs = 3_000
+const fullStateIdleTicks = 10
+/** Larger texts are not sent whole for listeners (a view-only page follows them through saves). */
+const maxListenedChars = 256 * 1024
 
 /** Kinds of message about one document (the first byte of its payload). */
 const Kind = {
@@ -27,6 +37,8 @@ const Kind = {
   Update: 2,
   /** I saved: the hash of the bytes now on disk, so nobody takes it for a change from outside. */
   Saved: 3,
+  /** My whole state, for pages that only listen (they cannot ask for it). */
+  Full: 4,
 } as const
 type Kind = (typeof Kind)[keyof typeof Kind]
 
@@ -72,6 +84,13 @@ export class SharedText {
   private readonly subscribers = new Subscribers()
   private answered: (() => void) | undefined
   private closed = false
+  /** Changed since its whole state was last sent (by the page that leads). */
+  changedSinceFull = false
+  private stateArrived: (() => void) | undefined
+  /** Settles once the text holds state from the others (a listening page's first copy). */
+  readonly hasState: Promise<void> = new Promise((resolve) => {
+    this.stateArrived = resolve
+  })
 
   constructor(
     readonly path: string,
@@ -80,6 +99,7 @@ export class SharedText {
     private readonly presence: Presence,
   ) {
     this.doc.on('update', (update: Uint8Array, origin: unknown) => {
+      this.changedSinceFull = true
       if (origin !== remoteOrigin && !this.closed) this.say(Kind.Update, update)
     })
   }
@@ -111,7 +131,9 @@ export class SharedText {
    * Starts the text: from another page's copy when one answers, or else from `diskText` (the same
    * edit on every page that starts it from the same text, so two who start at once agree).
    */
-  async start(diskText: string, othersMayHaveIt: boolean): Promise<void> {
+  async start(diskText: string, othersMayHaveIt: boolean, listenOnly = false): Promise<void> {
+    // A listening page says nothing and starts nothing: its copy is the first state it hears.
+    if (listenOnly) return
     const answer = new Promise<void>((resolve) => {
       this.answered = resolve
     })
@@ -120,6 +142,12 @@ export class SharedText {
     this.answered = undefined
     if (this.text.length === 0 && diskText.length > 0 && !this.closed)
       Y.applyUpdate(this.doc, seedUpdate(diskText), seedOrigin)
+  }
+
+  /** Sends the whole state, for pages that listen only (they cannot ask). */
+  sendFullState(): void {
+    this.changedSinceFull = false
+    this.say(Kind.Full, Y.encodeStateAsUpdate(this.doc))
   }
 
   /** Says hello again: the channel reopened, and each side may have missed the other's edits. */
@@ -140,6 +168,10 @@ export class SharedText {
       case Kind.Update:
         this.apply(body)
         this.answered?.()
+        return
+      case Kind.Full:
+        this.apply(body)
+        this.stateArrived?.()
         return
       case Kind.Saved: {
         const hash = decoder.decode(body)
@@ -191,17 +223,27 @@ export class SharedDocuments {
   dropped = 0
   private readonly open = new Map<string, SharedText>()
   private readonly stops: (() => void)[] = []
+  private ticks = 0
 
   constructor(
     private readonly channel: BroadcastChannel,
     private readonly presence: Presence,
   ) {
+    if (!channel.listenOnly) {
+      const timer = setInterval(() => this.sendFullStates(), fullStateEveryMs)
+      this.stops.push(() => clearInterval(timer))
+    }
     this.stops.push(
       channel.onMessage((message) => this.receive(message)),
       channel.onStateChange(() => {
         if (channel.open) for (const doc of this.open.values()) doc.hello()
       }),
     )
+  }
+
+  /** Whether this page only listens (a view-only guest's): its copies come from the others' whole states. */
+  get listenOnly(): boolean {
+    return this.channel.listenOnly ?? false
   }
 
   /** Opens the shared copy of `path`, started from the others' copy or from `diskText`. */
@@ -217,7 +259,7 @@ export class SharedDocuments {
     this.open.set(path, doc)
     this.sayDocs()
     await this.presence.settled()
-    await doc.start(diskText, this.presence.pagesWith(path).length > 0)
+    await doc.start(diskText, this.presence.pagesWith(path).length > 0, this.channel.listenOnly)
     return doc
   }
 
@@ -243,6 +285,19 @@ export class SharedDocuments {
     } catch {
       this.dropped++
     }
+  }
+
+  /** The page that leads a document sends its whole state after changes, and now and then. */
+  private sendFullStates(): void {
+    const idleTurn = ++this.ticks % fullStateIdleTicks === 0
+    for (const doc of this.open.values())
+      if (
+        doc.leads &&
+        (doc.changedSinceFull || idleTurn) &&
+        doc.text.length > 0 &&
+        doc.text.length <= maxListenedChars
+      )
+        doc.sendFullState()
   }
 
   private sayDocs(): void {
