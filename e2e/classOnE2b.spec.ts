@@ -130,6 +130,10 @@ test("the teacher's dashboard of the E2B class: live rows, the check for everyon
       .getByRole('group', { name: 'People here' })
       .getByRole('button', { name: 'ada, in main.py' }),
   ).toBeVisible({ timeout: 15_000 })
+  // The owner in her class sandbox is shown to her as her teacher.
+  await expect(
+    ada.page.getByRole('group', { name: 'People here' }).getByRole('button', { name: /^Teacher/ }),
+  ).toBeVisible({ timeout: 15_000 })
   await workspace.page.close()
 
   await row('ben').getByRole('button', { name: "Pause ben's sandbox" }).click()

@@ -84,8 +84,18 @@ test('opens a student’s workspace with their live terminal, and the student se
   await expect(ada.toolbar.getByRole('status')).toHaveCount(0)
   // Her terminal, as she left it, and the same one: what the teacher types, she sees.
   const workspace = await dashboard().openLiveWorkspace('ada', 'fixed-by-ada', ada)
+  // The teacher shows among the people on her page, and she among those on the teacher's.
+  const teacherHere = ada.page
+    .getByRole('group', { name: 'People here' })
+    .getByRole('button', { name: /^Teacher/ })
+  await expect(teacherHere).toBeVisible({ timeout: 15_000 })
+  await expect(
+    workspace.page.getByRole('group', { name: 'People here' }).getByRole('button', { name: /^ada/ }),
+  ).toBeVisible()
   await workspace.page.close()
   await expect(ada.toolbar.getByRole('status')).toHaveCount(0, { timeout: 30_000 })
+  // The teacher's tab said it was closing: gone from her toolbar at once, not after 30 s.
+  await expect(teacherHere).toHaveCount(0, { timeout: 5_000 })
 })
 
 test('ends the class after asking: every sandbox goes', async () => {

@@ -64,6 +64,10 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Them
   const labSnap = useExternalStore(lab ?? noLab)
   const languageSnap = useExternalStore(language ?? noLanguage)
   const people = useExternalStore(workspace.people)
+  // The owner in a student's class sandbox is their teacher, and shown to them so.
+  useEffect(() => {
+    if (snap.student && people) people.presence.setName('Teacher')
+  }, [snap.student, people])
   const following = useExternalStore(people?.follow ?? noFollow)
   const [problemsFocus] = useState(() => new FocusRequest())
   const [scmRequests] = useState(() => ({ commit: new FocusRequest() }))

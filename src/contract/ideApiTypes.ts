@@ -30,6 +30,8 @@ export interface SessionInfo {
   processesLost?: boolean
   /** To a student's page: the teacher has this sandbox open now (sees its terminals and files). */
   teacherHere?: boolean
+  /** To the owner's page: the student whose class sandbox this is (the owner is their teacher here). */
+  student?: string
 }
 
 export interface StackInfo {

@@ -32,6 +32,8 @@ export interface SessionSnapshot {
   source: SandboxAddress['source']
   /** A student's page: their teacher has the sandbox open now. */
   teacherHere: boolean
+  /** The owner's page of a class sandbox: whose it is (the owner is their teacher here). */
+  student: string | undefined
 }
 
 /** Host names of this machine's loopback interface, as a page's location spells them. */
@@ -77,6 +79,7 @@ export class SandboxSession {
       hasPlatform: address.source !== 'runtime',
       source: address.source,
       teacherHere: false,
+      student: undefined,
     }
     this.onThisMachine =
       address.source === 'local' && typeof location !== 'undefined' && loopbackHosts.has(location.hostname)
@@ -237,6 +240,7 @@ export class SandboxSession {
       runtimeUrl: info.runtimeUrl,
       endAt: Date.parse(info.endAt),
       teacherHere: info.teacherHere === true,
+      student: info.student,
     })
     this.setState(
       info.state === 'paused' ? { kind: 'paused', processesLost: !!info.processesLost } : { kind: 'running' },

@@ -55,6 +55,8 @@ export function localSandboxRoutes(deps: LocalSandboxDeps): IdeRoute[] {
   ): SessionInfo => {
     if (caller?.role === 'owner') deps.presence.mark(record.sandboxID)
     const session = localSession(record, req, envdVersion, deps.domain)
+    const student = record.metadata.class ? record.metadata.student : undefined
+    if (caller?.role === 'owner' && student) return { ...session, student }
     // A guest's page never holds the sandbox's token: its own, which the router checks and trades.
     if (caller?.role === 'guest') return { ...session, accessToken: caller.runtimeToken }
     return caller?.role === 'student'

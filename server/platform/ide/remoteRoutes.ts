@@ -48,9 +48,12 @@ export function remoteRoutes(deps: {
   })
   /** A session as the caller's page sees it; the owner's asking counts as being there. */
   const session = async (remote: StoredRemote, id: string, caller: Caller | undefined) => {
-    const answer = remoteSession(remote, await new E2bClient(remote).sandbox(id))
+    const detail = await new E2bClient(remote).sandbox(id)
+    const answer = remoteSession(remote, detail)
     const key = sandboxKey({ remoteId: remote.remoteId, sandboxId: id })
+    const student = detail.metadata?.class ? detail.metadata.student : undefined
     if (caller?.role === 'owner') presence.mark(key)
+    if (caller?.role === 'owner' && student) return { ...answer, student } satisfies SessionInfo
     return (
       caller?.role === 'student' ? { ...answer, teacherHere: presence.here(key) } : answer
     ) satisfies SessionInfo

@@ -126,6 +126,11 @@ export class Presence {
       .map((p) => p.page)
   }
 
+  /** Changes how the others see this person (the session said whose sandbox this is). */
+  setName(name: string): void {
+    if (this.awareness.getLocalState()?.name !== name) this.awareness.setLocalStateField('name', name)
+  }
+
   /** Says which files this page has open. */
   setDocs(docs: string[]): void {
     this.awareness.setLocalStateField('docs', docs)
