@@ -55,6 +55,45 @@ describe('lab manifest', () => {
     expect(problem({ title: 'x', readonly: ['tests/**'] })).toContain('readonly')
   })
 
+  it('reads how a lab is graded, filling in hidden files, time, points and feedback', () => {
+    const grade = {
+      hidden: ['grader/**'],
+      command: 'python3 -B -m unittest discover -s grader -v',
+      timeoutSeconds: 60,
+      report: 'report.xml',
+      points: { test_negative: 2 },
+      feedback: 'messages',
+    }
+    expect(parse({ title: 'Graded', grade }).grade).toEqual(grade)
+    expect(parse({ title: 'Graded', grade: { command: 'make test' } }).grade).toEqual({
+      hidden: [],
+      command: 'make test',
+      timeoutSeconds: 60,
+      points: {},
+      feedback: 'names',
+    })
+    expect(parse({ title: 'Ungraded' }).grade).toBeUndefined()
+  })
+
+  it('names each problem of a grade, and refuses a key it does not know there too', () => {
+    const message = problem({
+      title: 'x',
+      grade: { command: '', timeoutSeconds: 0, hidden: ['../secret'], points: { a: -1 }, feedback: 'all' },
+    })
+    for (const where of [
+      'grade.command',
+      'grade.timeoutSeconds',
+      'grade.hidden[0]',
+      'grade.points.a',
+      'grade.feedback',
+    ])
+      expect(message).toContain(`at ${where}`)
+    expect(problem({ title: 'x', grade: { command: 'true', hiden: ['grader/**'] } })).toContain('hiden')
+    expect(problem({ title: 'x', grade: { command: 'true', report: '/tmp/report.xml' } })).toContain(
+      'at grade.report',
+    )
+  })
+
   it('refuses paths that leave the home folder', () => {
     for (const path of ['/etc/passwd', '../other/file', 'a/../../b', 'bad\nname']) {
       expect(problem({ title: 'x', open: [path] })).toContain('must be relative to the home folder')

@@ -38,6 +38,22 @@ const labManifestSchema = z.strictObject({
       timeoutSeconds: z.number().int().min(1).max(3600).default(60),
     })
     .optional(),
+  /** How the stack grades a submission, in a fresh grader sandbox (see docs/classroom.md, Grading). */
+  grade: z
+    .strictObject({
+      /** Globs of template files never copied into a student's sandbox: the stack keeps them for grading. */
+      hidden: z.array(homePath.max(256)).max(100).default([]),
+      /** Run by bash (a login shell) in the grader sandbox's home folder. */
+      command: z.string().trim().min(1).max(4096),
+      timeoutSeconds: z.number().int().min(1).max(3600).default(60),
+      /** A JUnit XML file the command writes, read for per-test results; without it, exit status 0 is full marks. */
+      report: homePath.optional(),
+      /** Points per test (by its name in the report); every other test is worth 1. */
+      points: z.record(z.string().min(1).max(256), z.number().min(0).max(1000)).default({}),
+      /** What a student sees of the results: each test's name and message, names only (the default: a message may give a hidden test's answer away), or the score alone. */
+      feedback: z.enum(['messages', 'names', 'score']).default('names'),
+    })
+    .optional(),
   /** A port of the sandbox to show beside the code (a web-development lab: edit, save, see). */
   preview: z
     .strictObject({

@@ -1,12 +1,12 @@
 import { DisposableStore, toDisposable } from '../../common/lifecycle'
 import { Subscribers } from '../../common/Subscribers'
+import { protectingGlob } from '../../contract/labGlob'
 import type { LabManifest } from '../../contract/labManifest'
 import { labManifestPath, labStartPath } from '../../contract/labPaths'
 import type { FileWatch, WatchNotice } from '../../sandbox/fileWatch'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import { isNotFound as isMissing } from '../../sandbox/sandboxError'
 import type { CommandResult } from '../../sandbox/sandboxProcesses'
-import { protectingGlob } from './labGlob'
 
 /** Whether the sandbox holds a lab, and what it says. */
 export type LabState =
