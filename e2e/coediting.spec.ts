@@ -151,3 +151,21 @@ test('each sees who else is here; following one shows their file and place until
   await ann.page.context().close()
   await bob.page.context().close()
 })
+
+test('a terminal tab shows who of the others is typing in it', async ({ browser }) => {
+  await files.write(`${home}/t.txt`, 't\n')
+  const ann = await person(browser, `${home}/t.txt`)
+  const bob = await person(browser, `${home}/t.txt`)
+  const annShell = new WorkbenchPage(ann.page)
+  const bobShell = new WorkbenchPage(bob.page)
+  // Both pages show the sandbox's one shell: what Ann types, Bob sees, and his tab says she types.
+  await annShell.run('echo typed-by-ann', 'typed-by-ann')
+  await expect(bobShell.terminalRows).toContainText('typed-by-ann', { timeout: 15_000 })
+  await annShell.type('echo still-typing')
+  const bobsTab = bob.page.getByRole('tablist', { name: 'Terminals' }).getByRole('tab').first()
+  await expect(bobsTab).toHaveAccessibleDescription('Owner typing')
+  // A few seconds after her last key, it lapses.
+  await expect(bobsTab).not.toHaveAccessibleDescription('Owner typing', { timeout: 10_000 })
+  await ann.page.context().close()
+  await bob.page.context().close()
+})

@@ -69,6 +69,7 @@ export function WorkbenchLayout({
 }: WorkbenchLayoutProps) {
   const { session, terminals, watch, editor, preview, ports, sourceControl } = workspace
   const language = useExternalStore(workspace.language)
+  const people = useExternalStore(workspace.people)
   const previewed = useExternalStore(preview) !== undefined && visibility.preview
   // A phone held upright: the columns are stacked, each as wide as the screen (own sizes kept).
   const stacked = useMediaQuery(narrowScreen)
@@ -157,7 +158,7 @@ export function WorkbenchLayout({
           )}
           {visibility.terminal && (
             <Panel id="terminal" defaultSize={visibility.editor ? '45%' : '100%'} minSize="10%">
-              <TerminalPanel session={session} manager={terminals} />
+              <TerminalPanel session={session} manager={terminals} presence={people?.presence} />
             </Panel>
           )}
         </Group>

@@ -101,7 +101,14 @@ export class Workspace {
     this.terminals = this.disposables.add(
       new TerminalManager(session, {
         openTerminal: (record, terminalOptions) =>
-          new TerminalInstance(session, record, terminalOptions, useTerminalSettings, openLink),
+          new TerminalInstance(
+            session,
+            record,
+            // The others see who types in which terminal (presence, once co-editing is loaded).
+            { ...terminalOptions, typed: (pid) => this.people.getSnapshot()?.presence.setTyping(pid) },
+            useTerminalSettings,
+            openLink,
+          ),
         memory: new TerminalMemory(browserStorage, `sandbox-ide:terminals:${addressKey(session.address)}`),
         theme: options.theme,
         notices: options.notices,

@@ -54,6 +54,8 @@ export interface TerminalInstanceOptions {
   outputWindow?: OutputWindowPolicy
   /** The touch key bar's Ctrl, shared by the panel's terminals: the next key typed takes it. */
   ctrl?: StickyCtrl
+  /** This person typed into the terminal of process `pid` (the others see who is typing where). */
+  typed?: (pid: number) => void
 }
 
 /** Bytes of a binary string from xterm (mouse reports), one byte per char. */
@@ -158,6 +160,7 @@ export class TerminalInstance {
       this.echo.sent(data)
       this.prediction.input(data)
       this.connection.write(encoder.encode(data))
+      if (this.pid !== undefined) this.options.typed?.(this.pid)
     })
     this.term.onBinary((data) => this.connection.write(binaryBytes(data)))
     this.term.onResize(({ cols, rows }) => {

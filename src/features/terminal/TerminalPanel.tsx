@@ -1,5 +1,6 @@
 import '@xterm/xterm/css/xterm.css'
-import { Suspense } from 'react'
+import { Suspense, useEffect, useState } from 'react'
+import type { Presence } from '../../sandbox/collab/Presence'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import { IconButton } from '../../ui/IconButton'
 import { lazyNamed } from '../../ui/lazyNamed'
@@ -11,9 +12,28 @@ import { TerminalPane } from './TerminalPane'
 // Only touch screens show the key bar.
 const TerminalKeyBar = lazyNamed(() => import('./TerminalKeyBar'), 'TerminalKeyBar')
 
+/** Who of the others types into which terminal (by process), as presence says; re-rendered as it changes. */
+function useTypists(
+  presence: Presence | undefined,
+): (pid: number | undefined) => { name: string; color: string }[] {
+  const [, setVersion] = useState(0)
+  useEffect(() => presence?.onChange(() => setVersion((v) => v + 1)), [presence])
+  return (pid) => (presence && pid !== undefined ? presence.typingIn(pid) : [])
+}
+
 /** Terminal tabs under the editor; each tab holds one terminal or a few side by side. */
-export function TerminalPanel({ session, manager }: { session: SandboxSession; manager: TerminalManager }) {
+export function TerminalPanel({
+  session,
+  manager,
+  presence,
+}: {
+  session: SandboxSession
+  manager: TerminalManager
+  /** The others on the sandbox, whose typing the tabs show (with co-editing). */
+  presence?: Presence | undefined
+}) {
   const { tabs, activeTabId } = useExternalStore(manager)
+  const typists = useTypists(presence)
   const touch = useMediaQuery(touchFirst)
   return (
     <div className="panel terminal-panel">
@@ -25,6 +45,7 @@ export function TerminalPanel({ session, manager }: { session: SandboxSession; m
             const close = () => {
               for (const pane of tab.panes) manager.close(pane.record.id)
             }
+            const typing = tab.panes.flatMap((pane) => typists(pane.pid))
             return (
               <div key={tab.id} className="tab" data-active={tab.id === activeTabId}>
                 <button
@@ -36,6 +57,7 @@ export function TerminalPanel({ session, manager }: { session: SandboxSession; m
                   tabIndex={tab.id === activeTabId ? 0 : -1}
                   onClick={() => manager.activate(tab.id)}
                   aria-keyshortcuts="Delete"
+                  aria-describedby={typing.length > 0 ? `${tab.id}-typing` : undefined}
                   onKeyDown={(e) => {
                     if (e.key === 'ArrowRight') manager.cycle(1)
                     if (e.key === 'ArrowLeft') manager.cycle(-1)
@@ -43,7 +65,23 @@ export function TerminalPanel({ session, manager }: { session: SandboxSession; m
                   }}
                 >
                   {name}
+                  {typing.length > 0 && (
+                    <span className="tab-people" aria-hidden="true">
+                      {typing.map((person) => (
+                        <span
+                          key={person.name + person.color}
+                          className="tab-person"
+                          style={{ background: person.color }}
+                        />
+                      ))}
+                    </span>
+                  )}
                 </button>
+                {typing.length > 0 && (
+                  <span className="visually-hidden" id={`${tab.id}-typing`}>
+                    {typing.map((p) => p.name).join(', ')} typing
+                  </span>
+                )}
                 {/* For the mouse: a tablist holds tabs only, so the keyboard closes a tab with Delete. */}
                 {first && (
                   <IconButton icon="close" label={`Close ${name} (Delete)`} mouseOnly onClick={close} />

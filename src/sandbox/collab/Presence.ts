@@ -4,6 +4,8 @@ import { Subscribers } from '../../common/Subscribers'
 import type { BroadcastChannel } from './SharedDocuments'
 
 const topic = 'presence'
+/** How long after its last key a person still shows as typing in a terminal. */
+const typingLapseMs = 3_000
 /** How long a page listens for the others' answers after it joins, before it takes itself for alone. */
 const rollCallMs = 300
 
@@ -26,13 +28,15 @@ export interface Person {
   docs: string[]
   /** The file shown, and the cursor in it. */
   cursor: CursorPlace | undefined
+  /** The process of the terminal it types into now, if any. */
+  typing: number | undefined
 }
 
 const colors = ['#e06c75', '#61afef', '#98c379', '#c678dd', '#d19a66', '#56b6c2', '#e5c07b', '#be5046']
 
 /** The person another page says it is, read defensively: anyone in the sandbox can write to the channel. */
 function personOf(id: number, state: Record<string, unknown>): Person | undefined {
-  const { page, name, color, docs, cursor } = state
+  const { page, name, color, docs, cursor, typing } = state
   if (typeof page !== 'string' || page.length > 64) return undefined
   const place = cursor as Partial<CursorPlace> | undefined
   return {
@@ -45,6 +49,7 @@ function personOf(id: number, state: Record<string, unknown>): Person | undefine
         : (colors[id % colors.length] as string),
     docs: Array.isArray(docs) ? docs.filter((d): d is string => typeof d === 'string').slice(0, 500) : [],
     cursor: place && typeof place.path === 'string' ? (place as CursorPlace) : undefined,
+    typing: Number.isSafeInteger(typing) ? (typing as number) : undefined,
   }
 }
 
@@ -61,6 +66,7 @@ export class Presence {
   private readonly stops: (() => void)[] = []
   private rollCall: Promise<void> | undefined
   private kept: Record<string, unknown> | undefined
+  private typingLapse: ReturnType<typeof setTimeout> | undefined
 
   constructor(
     private readonly channel: BroadcastChannel,
@@ -131,6 +137,18 @@ export class Presence {
     if (this.awareness.getLocalState()?.name !== name) this.awareness.setLocalStateField('name', name)
   }
 
+  /** Says this person types into the terminal of process `pid` now; it lapses after a few seconds without keys. */
+  setTyping(pid: number): void {
+    clearTimeout(this.typingLapse)
+    this.typingLapse = setTimeout(() => this.awareness.setLocalStateField('typing', undefined), typingLapseMs)
+    if (this.awareness.getLocalState()?.typing !== pid) this.awareness.setLocalStateField('typing', pid)
+  }
+
+  /** Who types into the terminal of process `pid` now, this page left out. */
+  typingIn(pid: number): Person[] {
+    return this.others().filter((p) => p.typing === pid)
+  }
+
   /** Says which files this page has open. */
   setDocs(docs: string[]): void {
     this.awareness.setLocalStateField('docs', docs)
@@ -153,6 +171,7 @@ export class Presence {
   onChange = this.subscribers.add
 
   dispose(): void {
+    clearTimeout(this.typingLapse)
     this.awareness.setLocalState(null)
     for (const stop of this.stops) stop()
     this.awareness.destroy()
