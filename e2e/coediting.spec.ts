@@ -169,3 +169,26 @@ test('a terminal tab shows who of the others is typing in it', async ({ browser 
   await ann.page.context().close()
   await bob.page.context().close()
 })
+
+test('"Follow me" brings the others to this person’s file, until they move', async ({ browser }) => {
+  await files.write(`${home}/lesson.py`, `${'# step\n'.repeat(100)}answer = 42\n`)
+  await files.write(`${home}/own.py`, 'own\n')
+  const teacher = await person(browser, `${home}/lesson.py`)
+  const student = await person(browser, `${home}/own.py`)
+  await teacher.editor.editor.locator('.view-lines').click()
+  await teacher.page.keyboard.press('Control+End')
+
+  const people = teacher.page.getByRole('group', { name: 'People here' })
+  await expect(people.getByRole('button', { name: /^Owner/ })).toBeVisible({ timeout: 15_000 })
+  await people.getByRole('button', { name: 'Follow me' }).click()
+  await expect(student.editor.tab('lesson.py')).toHaveAttribute('aria-selected', 'true')
+  await expect(student.editor.editor.getByText('answer = 42')).toBeVisible()
+  await expect(student.page.getByRole('region', { name: 'Notifications' })).toContainText(
+    'asked everyone to follow',
+  )
+  await expect(
+    student.page.getByRole('group', { name: 'People here' }).getByRole('button', { name: /^Owner/ }),
+  ).toHaveAttribute('aria-pressed', 'true')
+  await teacher.page.context().close()
+  await student.page.context().close()
+})

@@ -135,6 +135,16 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Them
         (command) => !(oneSandboxOnly && command.id === 'sandbox.switch'),
       ),
       ...labCommands(lab),
+      ...(people
+        ? [
+            {
+              id: 'people.askToFollow',
+              title: 'People: Ask Everyone to Follow Me',
+              enabled: true,
+              run: () => people.presence.askToFollow(),
+            },
+          ]
+        : []),
       ...languageCommands(language, showProblems),
       ...(actions?.commands() ?? []),
       ...(git?.gitCommands(scm, showScm, () => {
@@ -153,6 +163,7 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Them
       oneSandboxOnly,
       language,
       languageSnap,
+      people,
       showProblems,
       git,
       scm,
@@ -192,6 +203,7 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Them
               presence={people.presence}
               following={following}
               onFollow={(page) => people.follow.toggle(page)}
+              onAskToFollow={() => people.presence.askToFollow()}
             />
           </Suspense>
         )}

@@ -119,7 +119,8 @@ export class Workspace {
       new EditorManager(session, {
         watch: this.watch,
         notices: options.notices,
-        collaboration: options.collaboration && this.collaboration(session, options.collaboration),
+        collaboration:
+          options.collaboration && this.collaboration(session, options.collaboration, options.notices),
       }),
     )
     this.disposables.add(toDisposable(guardUnsavedEdits(this.editor)))
@@ -164,13 +165,16 @@ export class Workspace {
   private collaboration(
     session: SandboxSession,
     { name, readOnly }: { name: string; readOnly?: boolean },
+    notices: NoticeSink,
   ): () => Promise<Collaboration> {
     let loading: Promise<Collaboration> | undefined
     const load = () => {
       loading ??= Promise.all([import('../sandbox/collab/collaboration'), import('./followPerson')]).then(
         async ([{ loadCollaboration }, { FollowPerson }]) => {
           const collaboration = this.disposables.add(await loadCollaboration(session, name, { readOnly }))
-          const follow = this.disposables.add(new FollowPerson(collaboration.presence, this.editor))
+          const follow = this.disposables.add(
+            new FollowPerson(collaboration.presence, this.editor, (text) => notices.push('info', text)),
+          )
           this.people.set({ presence: collaboration.presence, follow })
           void collaboration.presence.settled()
           return collaboration

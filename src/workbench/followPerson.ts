@@ -13,11 +13,19 @@ export class FollowPerson {
   private shown: string | undefined
   private readonly subscribers = new Subscribers()
   private stopWatching: (() => void) | undefined
+  /** Each person's last request to be followed, as first seen here (older ones were made before this page came). */
+  private readonly leads = new Map<string, number | undefined>()
+  private readonly stopAsked: () => void
 
   constructor(
     private readonly presence: Presence,
     private readonly editor: EditorManager,
-  ) {}
+    /** Says that someone asked to be followed, and how to stop. */
+    private readonly told: (text: string) => void = () => {},
+  ) {
+    this.stopAsked = presence.onChange(() => this.followWhenAsked())
+    this.followWhenAsked()
+  }
 
   subscribe = this.subscribers.add
 
@@ -41,7 +49,20 @@ export class FollowPerson {
 
   dispose(): void {
     this.stop()
+    this.stopAsked()
     this.subscribers.clear()
+  }
+
+  /** Someone asked everyone to follow them ("look at this"): this page does, until its person moves. */
+  private followWhenAsked(): void {
+    for (const person of this.presence.others()) {
+      const known = this.leads.has(person.page)
+      const before = this.leads.get(person.page)
+      this.leads.set(person.page, person.lead)
+      if (!known || person.lead === undefined || person.lead === before || this.page === person.page) continue
+      this.start(person.page)
+      this.told(`${person.name} asked everyone to follow: click or type to stop following`)
+    }
   }
 
   private start(page: string): void {

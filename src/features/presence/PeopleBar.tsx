@@ -22,10 +22,13 @@ export function PeopleBar({
   presence,
   following,
   onFollow,
+  onAskToFollow,
 }: {
   presence: Presence
   following: string | undefined
   onFollow: (page: string) => void
+  /** Asks everyone else to follow this person (a teacher's "look at this"). */
+  onAskToFollow: () => void
 }) {
   const [people, setPeople] = useState<Person[]>(() => presence.others())
   useEffect(() => {
@@ -54,6 +57,14 @@ export function PeopleBar({
           </button>
         )
       })}
+      <button
+        type="button"
+        className="ask-follow"
+        onClick={onAskToFollow}
+        title="Bring everyone's editors to your file and cursor"
+      >
+        Follow me
+      </button>
     </fieldset>
   )
 }

@@ -30,13 +30,15 @@ export interface Person {
   cursor: CursorPlace | undefined
   /** The process of the terminal it types into now, if any. */
   typing: number | undefined
+  /** Changes each time it asks everyone to follow it (a teacher's "look at this"). */
+  lead: number | undefined
 }
 
 const colors = ['#e06c75', '#61afef', '#98c379', '#c678dd', '#d19a66', '#56b6c2', '#e5c07b', '#be5046']
 
 /** The person another page says it is, read defensively: anyone in the sandbox can write to the channel. */
 function personOf(id: number, state: Record<string, unknown>): Person | undefined {
-  const { page, name, color, docs, cursor, typing } = state
+  const { page, name, color, docs, cursor, typing, lead } = state
   if (typeof page !== 'string' || page.length > 64) return undefined
   const place = cursor as Partial<CursorPlace> | undefined
   return {
@@ -50,6 +52,7 @@ function personOf(id: number, state: Record<string, unknown>): Person | undefine
     docs: Array.isArray(docs) ? docs.filter((d): d is string => typeof d === 'string').slice(0, 500) : [],
     cursor: place && typeof place.path === 'string' ? (place as CursorPlace) : undefined,
     typing: Number.isSafeInteger(typing) ? (typing as number) : undefined,
+    lead: Number.isSafeInteger(lead) ? (lead as number) : undefined,
   }
 }
 
@@ -147,6 +150,11 @@ export class Presence {
   /** Who types into the terminal of process `pid` now, this page left out. */
   typingIn(pid: number): Person[] {
     return this.others().filter((p) => p.typing === pid)
+  }
+
+  /** Asks everyone else to follow this person (their pages start following it). */
+  askToFollow(): void {
+    this.awareness.setLocalStateField('lead', (this.awareness.getLocalState()?.lead ?? 0) + 1)
   }
 
   /** Says which files this page has open. */
