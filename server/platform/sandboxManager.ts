@@ -21,6 +21,10 @@ export interface CreateRequest {
   autoResume?: boolean | undefined
   metadata?: Record<string, string> | undefined
   envVars?: Record<string, string> | undefined
+  /** No way out of the sandbox, where the launcher gives each its own network (a grader). Never from a request. */
+  offline?: boolean
+  /** Adds files to its home after the template's, before it starts (a submission to grade). Never from a request. */
+  addFiles?: (homeDir: string) => Promise<void>
 }
 
 /** Shortest timeout a sandbox resumed by traffic gets (E2B: its minimum-autoresume-timeout, 5 minutes). */
@@ -206,6 +210,7 @@ export class SandboxManager {
         : {}),
       state: 'running',
       limits: this.options.sandboxLimits,
+      ...(request.offline ? { offline: true } : {}),
     }
     const entry: Entry = { record, queue: Promise.resolve() }
     // Reserved before launching, so concurrent creates respect the limit.
@@ -214,6 +219,7 @@ export class SandboxManager {
     try {
       await this.attachDisk(record)
       if (templateDir) await seedHome(templateDir, this.homeDir(id))
+      await request.addFiles?.(this.homeDir(id))
       await this.serialized(entry, () => this.launch(entry))
     } catch (err) {
       this.entries.delete(id)
@@ -409,6 +415,7 @@ export class SandboxManager {
         ...entry.record.envVars,
       },
       limits: this.limitsOf(entry.record),
+      ...(entry.record.offline ? { offline: true } : {}),
     })
     entry.launched = launched
     void launched.exited.then(() => this.onExited(entry, launched))

@@ -27,4 +27,6 @@ export interface SandboxRecord {
    * starts a fresh runtime on them instead of thawing the old one.
    */
   processesLost?: boolean
+  /** No outbound network (a grader sandbox), where the launcher gives each sandbox a network of its own. */
+  offline?: true
 }

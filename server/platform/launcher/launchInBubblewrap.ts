@@ -115,7 +115,7 @@ export async function launchInBubblewrap(
     limits: { enforcer: limits, values: spec.limits },
     socketPath: join(socketDir, runtimeSocketName),
     network: async (initPid) => {
-      if (!host.outbound) return () => {}
+      if (!host.outbound || spec.offline) return () => {}
       return attachSlirp(initPid, (line) => log(`sandbox ${spec.id}: ${line}`), host.slirpPath)
     },
   })

@@ -13,6 +13,8 @@ export interface LaunchSpec {
   envVars: Record<string, string>
   /** What it may use. */
   limits: SandboxLimits
+  /** No outbound network, even where the launcher could give it (a network of its own stays loopback only). */
+  offline?: boolean
 }
 
 /** A sandbox runtime that is running (or frozen). */

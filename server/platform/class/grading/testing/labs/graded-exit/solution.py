@@ -1,0 +1,3 @@
+def total(numbers):
+    """The sum of a list of numbers."""
+    return 0
