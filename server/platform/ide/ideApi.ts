@@ -13,6 +13,7 @@ import type { PortAccess } from '../access/portAccess'
 import { readJsonBody, sendError, sendJson } from '../api/httpJson'
 import type { ClassBoard } from '../class/classBoard'
 import { localClassPlace } from '../class/classPlace'
+import { SubmissionStore } from '../class/grading/submissionStore'
 import { TeacherPresence } from '../class/teacherPresence'
 import type { SandboxDisks } from '../disk/sandboxDisks'
 import type { EmbedPolicy } from '../embed/embedPolicy'
@@ -30,13 +31,14 @@ import { localSandboxRoutes } from './localSandboxRoutes'
 import { remoteRoutes } from './remoteRoutes'
 import { RemoteStore } from './remoteStore'
 import { shareLinkRoutes } from './shareLinkRoutes'
+import { submissionRoutes } from './submissionRoutes'
 
 const prefix = '/ide/api'
 
 /** What the IDE API needs from the platform. */
 export interface IdeApiOptions {
   manager: SandboxManager
-  templates: Pick<TemplateCatalog, 'ids'>
+  templates: Pick<TemplateCatalog, 'ids' | 'folder'>
   launcher: Pick<
     SandboxLauncher,
     'isolation' | 'network' | 'system' | 'root' | 'rootWarning' | 'limits' | 'freezer' | 'warning'
@@ -212,6 +214,11 @@ export function ideApi(options: IdeApiOptions) {
       joinLinks: options.joinLinks,
     }),
     ...remoteRoutes({ store: remotes, presence, log: options.log }),
+    ...submissionRoutes({
+      manager: options.manager,
+      templates: options.templates,
+      store: new SubmissionStore(options.dataDir),
+    }),
   ]
   const limiter = new FailureLimiter()
 

@@ -44,7 +44,7 @@ const sandboxMarginSeconds = 60
  * JUnit report, when the lab names one, gives each test's points. The sandbox is always removed.
  */
 export async function gradeSubmission(
-  { manager, templates }: { manager: SandboxManager; templates: TemplateCatalog },
+  { manager, templates }: { manager: SandboxManager; templates: Pick<TemplateCatalog, 'folder'> },
   templateID: string,
   files: readonly SubmittedFile[],
 ): Promise<Grade> {

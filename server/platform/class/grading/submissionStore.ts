@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto'
+import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { readJsonRecord, writeRecordFile } from '../../recordFile'
+import type { Grade } from './gradeSubmission'
+import type { SubmittedFile } from './submissionFiles'
+
+/** What is kept of one submission besides its files. */
+export interface Submission {
+  id: string
+  sandboxId: string
+  templateID: string
+  student: string
+  className?: string
+  /** ISO time it was submitted. */
+  submittedAt: string
+  /** sha256 of its files, each path and content in path order: two submissions of the same work share it. */
+  contentHash: string
+  files: string[]
+}
+
+/**
+ * Submissions in the stack's data folder, `submissions/{sandboxId}/{id}/`: `submission.json`,
+ * the files as submitted (read-only), and `grade.json` once graded. A submission is never
+ * changed: submitting again is another one; only its grade may be written again (a regrade).
+ */
+export class SubmissionStore {
+  private readonly root: string
+
+  constructor(dataDir: string) {
+    this.root = join(dataDir, 'submissions')
+  }
+
+  /** Keeps a snapshot of `files`; its id sorts by time. */
+  add(meta: Omit<Submission, 'id' | 'contentHash' | 'files'>, files: readonly SubmittedFile[]): Submission {
+    const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    const hash = createHash('sha256')
+    for (const { path, content } of sorted) {
+      hash.update(`${path}\0${content.byteLength}\0`)
+      hash.update(content)
+    }
+    const id = `${Date.parse(meta.submittedAt).toString(36).padStart(9, '0')}-${hash.copy().digest('hex').slice(0, 8)}-${Math.random().toString(36).slice(2, 8)}`
+    const submission: Submission = {
+      id,
+      ...meta,
+      contentHash: `sha256:${hash.digest('hex')}`,
+      files: sorted.map((f) => f.path),
+    }
+    const dir = this.dir(meta.sandboxId, id)
+    mkdirSync(join(dir, 'files'), { recursive: true })
+    for (const { path, content } of sorted) {
+      const target = join(dir, 'files', path)
+      mkdirSync(dirname(target), { recursive: true })
+      writeFileSync(target, content, { flag: 'wx', mode: 0o400 })
+    }
+    writeRecordFile(join(dir, 'submission.json'), `${JSON.stringify(submission, null, 2)}\n`)
+    chmodSync(join(dir, 'submission.json'), 0o400)
+    return submission
+  }
+
+  /** Writes (or writes again, for a regrade) a submission's grade. */
+  setGrade(submission: Submission, grade: Grade): void {
+    writeRecordFile(
+      join(this.dir(submission.sandboxId, submission.id), 'grade.json'),
+      `${JSON.stringify(grade)}\n`,
+    )
+  }
+
+  /** A sandbox's submissions, oldest first, each with its grade when it has one. */
+  list(sandboxId: string): { submission: Submission; grade?: Grade }[] {
+    const folder = join(this.root, sandboxId)
+    if (!existsSync(folder)) return []
+    return readdirSync(folder)
+      .sort()
+      .flatMap((id) => {
+        const dir = join(folder, id)
+        const submission = readJsonRecord(join(dir, 'submission.json'), 'a submission', (v) =>
+          typeof v === 'object' && v !== null && 'contentHash' in v ? (v as Submission) : undefined,
+        )
+        if (!submission) return []
+        const grade = readJsonRecord(join(dir, 'grade.json'), 'a grade', (v) =>
+          typeof v === 'object' && v !== null && 'score' in v ? (v as Grade) : undefined,
+        )
+        return [{ submission, ...(grade ? { grade } : {}) }]
+      })
+  }
+
+  private dir(sandboxId: string, id: string): string {
+    return join(this.root, sandboxId, id)
+  }
+}
