@@ -11,12 +11,18 @@ import { WorkbenchPage } from '../e2e/pages/WorkbenchPage'
 import { SandboxFiles } from '../e2e/sandboxFiles'
 import { freePort, LocalStack } from '../e2e/stack'
 import { startDelayingProxy } from '../server/testing/delayingProxy'
+import { loadCollaboration } from '../src/sandbox/collab/collaboration'
+import type { SharedText } from '../src/sandbox/collab/SharedDocuments'
+import { SandboxSession } from '../src/sandbox/SandboxSession'
+import { until } from '../src/sandbox/testing/until'
 import { freshPage } from './freshPage'
 import { type Figure, median, percentile, seededRandom } from './table'
 
 const keys = 80
 const oneWayMs = 50
 const editsEach = 300
+/** A teacher projecting a file: this many viewers. */
+const viewers = Number(process.env.BENCH_TOGETHER_VIEWERS ?? 20)
 
 /** A person: a page of their own with `path` open and the keyboard in its editor. */
 async function person(browser: Browser, link: string, path: string): Promise<Page> {
@@ -35,36 +41,50 @@ function noteLengths(page: Page): Promise<void> {
     const seen: Record<number, number> = {}
     ;(globalThis as unknown as { lengthsSeen: Record<number, number> }).lengthsSeen = seen
     const lines = document.querySelector('.code-editor:not([hidden]) .view-lines') as HTMLElement
+    let reached = (lines.textContent ?? '').length
     new MutationObserver(() => {
       const length = (lines.textContent ?? '').length
-      seen[length] ??= performance.timeOrigin + performance.now()
+      // One frame may draw several keys: each length up to this one is reached now.
+      for (let at = reached + 1; at <= length; at++) seen[at] ??= performance.timeOrigin + performance.now()
+      reached = Math.max(reached, length)
     }).observe(lines, { childList: true, subtree: true, characterData: true })
   })
 }
 
-/** Milliseconds from each key typed in `from` to its glyph in `to`. */
-async function keyToGlyph(from: Page, to: Page): Promise<number[]> {
-  await noteLengths(to)
-  const start = (await to.evaluate(
-    () => document.querySelector('.code-editor:not([hidden]) .view-lines')?.textContent?.length ?? 0,
-  )) as number
+/** Milliseconds from each key typed in `from` to its glyph in each of `to`, all together. */
+async function keyToGlyph(from: Page, to: Page | Page[], count = keys): Promise<number[]> {
+  const pages = Array.isArray(to) ? to : [to]
+  const samples = await Promise.all(pages.map((page) => watchGlyphs(page, count)))
   const sent: number[] = []
-  for (let i = 0; i < keys; i++) {
+  for (let i = 0; i < count; i++) {
     sent.push(await from.evaluate(() => performance.timeOrigin + performance.now()))
     await from.keyboard.press('x')
     // One key at a time, as a person types (about 8 a second), so each glyph is its own change.
     await from.waitForTimeout(120)
   }
-  await to.waitForFunction(
-    (length) =>
-      (globalThis as unknown as { lengthsSeen: Record<number, number> }).lengthsSeen[length] !== undefined,
-    start + keys,
-    { timeout: 30_000 },
+  return (await Promise.all(samples.map((seen) => seen()))).flatMap((times) =>
+    sent.map((at, i) => (times[i] as number) - at),
   )
-  const seen = (await to.evaluate(
-    () => (globalThis as unknown as { lengthsSeen: Record<number, number> }).lengthsSeen,
-  )) as Record<number, number>
-  return sent.map((at, i) => (seen[start + i + 1] as number) - at)
+}
+
+/** Starts watching a page's editor; answers a function that waits for `count` more glyphs and gives when each came. */
+async function watchGlyphs(page: Page, count: number): Promise<() => Promise<number[]>> {
+  await noteLengths(page)
+  const start = (await page.evaluate(
+    () => document.querySelector('.code-editor:not([hidden]) .view-lines')?.textContent?.length ?? 0,
+  )) as number
+  return async () => {
+    await page.waitForFunction(
+      (length) =>
+        (globalThis as unknown as { lengthsSeen: Record<number, number> }).lengthsSeen[length] !== undefined,
+      start + count,
+      { timeout: 60_000 },
+    )
+    const seen = (await page.evaluate(
+      () => (globalThis as unknown as { lengthsSeen: Record<number, number> }).lengthsSeen,
+    )) as Record<number, number>
+    return Array.from({ length: count }, (_, i) => seen[start + i + 1] as number)
+  }
 }
 
 /**
@@ -94,13 +114,66 @@ async function converge(pages: Page[], name: string): Promise<number> {
   )
   const typed = Date.now()
   const [first] = pages as [Page]
-  await first.keyboard.press('Control+S')
-  for (let tries = 0; tries < 120; tries++) {
-    const tabs = await Promise.all(pages.map((page) => new EditorPage(page).tab(name).textContent()))
-    if (tabs.every((tab) => tab !== null && !tab.includes('(unsaved)'))) return Date.now() - typed
-    await new Promise((r) => setTimeout(r, 250))
+  // Edits still on their way when the first save is made leave everyone unsaved after it: saved
+  // again until all are clean, which they are only once every editor holds the saved text.
+  for (let save = 0; save < 6; save++) {
+    await first.keyboard.press('Control+S')
+    for (let tries = 0; tries < 20; tries++) {
+      await new Promise((r) => setTimeout(r, 250))
+      const tabs = await Promise.all(pages.map((page) => new EditorPage(page).tab(name).textContent()))
+      if (tabs.every((tab) => tab !== null && !tab.includes('(unsaved)'))) return Date.now() - typed
+    }
   }
   return Number.NaN
+}
+
+/**
+ * A viewer without a browser: the page's own co-editing code (session, relay, shared documents)
+ * run in Node, so twenty of them measure the relay's fan-out, not twenty renderers on two cores.
+ */
+async function nodeViewer(runtimeUrl: string, path: string, accessToken: string) {
+  const session = new SandboxSession({ source: 'runtime', runtimeUrl, accessToken })
+  session.start()
+  await until('the viewer’s session', () =>
+    session.getSnapshot().state.kind === 'running' ? true : undefined,
+  )
+  const collaboration = await loadCollaboration(session, 'viewer')
+  const shared = await collaboration.documents.join(path, '')
+  return {
+    shared,
+    dispose: () => {
+      collaboration.dispose()
+      session.dispose()
+    },
+  }
+}
+
+/** Milliseconds from each key typed in `from` to the text's growing by it in each Node viewer. */
+async function keyToShared(
+  from: Page,
+  viewersOf: { shared: SharedText }[],
+  count: number,
+): Promise<number[]> {
+  const watches = viewersOf.map(({ shared }) => {
+    const start = shared.text.length
+    const times: number[] = []
+    shared.text.observe(() => {
+      const now = performance.timeOrigin + performance.now()
+      for (let at = start + times.length + 1; at <= shared.text.length; at++) times.push(now)
+    })
+    return {
+      times,
+      done: () => until('every key', () => (times.length >= count ? times : undefined), 60_000),
+    }
+  })
+  const sent: number[] = []
+  for (let i = 0; i < count; i++) {
+    sent.push(await from.evaluate(() => performance.timeOrigin + performance.now()))
+    await from.keyboard.press('x')
+    await from.waitForTimeout(120)
+  }
+  const all = await Promise.all(watches.map((w) => w.done()))
+  return all.flatMap((times) => sent.map((at, i) => (times[i] as number) - at))
 }
 
 export async function togetherFigures(): Promise<Figure[]> {
@@ -110,6 +183,7 @@ export async function togetherFigures(): Promise<Figure[]> {
   const proxy = await startDelayingProxy(stack.port, oneWayMs)
   try {
     const files = await SandboxFiles.of(stack)
+    const token = await files.token()
     const figures: Figure[] = []
 
     await files.write('/home/user/typed.txt', '')
@@ -157,6 +231,24 @@ export async function togetherFigures(): Promise<Figure[]> {
         : `all three editors equal the saved file (${(await files.read('/home/user/converge.txt')).length} chars)`,
     })
     for (const page of three) await page.context().close()
+
+    await files.write('/home/user/projected.txt', '')
+    const projector = await person(browser, stack.link(), '/home/user/projected.txt')
+    const audience = await Promise.all(
+      Array.from({ length: viewers }, () =>
+        nodeViewer(`${stack.url}/.sandbox/${files.sandboxId}`, '/home/user/projected.txt', token),
+      ),
+    )
+    const projected = await keyToShared(projector, audience, 30)
+    figures.push({
+      name: `Co-editing: one typist, ${viewers} viewers, a key to the text in each`,
+      median: median(projected),
+      unit: 'ms',
+      runs: projected.length,
+      note: `${note(projected, 'goal p95 < 200')} (viewers: the page's own co-editing code in Node, no renderer)`,
+    })
+    await projector.context().close()
+    for (const viewer of audience) viewer.dispose()
 
     return figures
   } finally {
