@@ -18,11 +18,29 @@ test.beforeAll(async () => {
   files = await SandboxFiles.of(stack)
 })
 
-/** A browser of its own (its own cookies and storage, as another person's) with `path` open. */
-async function person(browser: Browser, path: string): Promise<{ page: Page; editor: EditorPage }> {
-  const context = await browser.newContext()
-  const page = await context.newPage()
+/** A browser of its own (its own cookies and storage, as another person's) on the workbench. */
+async function personPage(browser: Browser): Promise<Page> {
+  const page = await (await browser.newContext()).newPage()
   await new WorkbenchPage(page).goto(stack.link())
+  return page
+}
+
+// Two people for the whole file (opening a workbench is most of a test's time): each test has
+// them open files of its own.
+let annPage: Page
+let bobPage: Page
+test.beforeAll(async ({ browser }) => {
+  // One after the other: Bob's page then finds Ann's shell and shows it, as a second browser does.
+  annPage = await personPage(browser)
+  bobPage = await personPage(browser)
+})
+test.afterAll(async () => {
+  await annPage?.context().close()
+  await bobPage?.context().close()
+})
+
+/** `page`'s person with `path` open in the editor. */
+async function opened(page: Page, path: string): Promise<{ page: Page; editor: EditorPage }> {
   const editor = new EditorPage(page)
   await editor.open(path)
   await editor.editable()
@@ -31,13 +49,11 @@ async function person(browser: Browser, path: string): Promise<{ page: Page; edi
 
 const unsaved = (name: string) => new RegExp(`^${name.replace('.', '\\.')} \\(unsaved\\)$`)
 
-test('what one types shows in the other’s editor before a save, and a save by either leaves both clean', async ({
-  browser,
-}) => {
+test('what one types shows in the other’s editor before a save, and a save by either leaves both clean', async () => {
   const path = `${home}/together.py`
   await files.write(path, 'x = 1\n')
-  const ann = await person(browser, path)
-  const bob = await person(browser, path)
+  const ann = await opened(annPage, path)
+  const bob = await opened(bobPage, path)
 
   await ann.editor.typeAtEnd('y = 2')
   await expect.poll(() => bob.editor.text()).toBe('x = 1\ny = 2')
@@ -54,15 +70,13 @@ test('what one types shows in the other’s editor before a save, and a save by 
   // Ann never saved, but the disk holds the shared text: hers is not unsaved either, and no conflict.
   await expect(ann.editor.tab('together.py')).toHaveAccessibleName('together.py')
   await expect(ann.editor.bannerButton('Keep mine')).toBeHidden()
-  await ann.page.context().close()
-  await bob.page.context().close()
 })
 
-test('both typing at once end with the same text, holding everything each typed', async ({ browser }) => {
+test('both typing at once end with the same text, holding everything each typed', async () => {
   const path = `${home}/race.txt`
   await files.write(path, 'middle\n')
-  const ann = await person(browser, path)
-  const bob = await person(browser, path)
+  const ann = await opened(annPage, path)
+  const bob = await opened(bobPage, path)
   await ann.editor.editor.locator('.view-lines').click()
   await ann.page.keyboard.press('Control+Home')
   await bob.editor.editor.locator('.view-lines').click()
@@ -71,17 +85,13 @@ test('both typing at once end with the same text, holding everything each typed'
   const expected = 'ann-ann-ann middle\nbob-bob-bob'
   await expect.poll(() => ann.editor.text()).toBe(expected)
   await expect.poll(() => bob.editor.text()).toBe(expected)
-  await ann.page.context().close()
-  await bob.page.context().close()
 })
 
-test('Undo undoes one’s own edits only, and each sees the other’s cursor with their name', async ({
-  browser,
-}) => {
+test('Undo undoes one’s own edits only, and each sees the other’s cursor with their name', async () => {
   const path = `${home}/undo.txt`
   await files.write(path, 'base\n')
-  const ann = await person(browser, path)
-  const bob = await person(browser, path)
+  const ann = await opened(annPage, path)
+  const bob = await opened(bobPage, path)
   await ann.editor.typeAtEnd('ann')
   await expect.poll(() => bob.editor.text()).toBe('base\nann')
   await bob.editor.editor.locator('.view-lines').click()
@@ -100,15 +110,13 @@ test('Undo undoes one’s own edits only, and each sees the other’s cursor wit
   const caret = ann.editor.editor.locator('.remote-caret')
   await expect(caret).toHaveCount(1)
   await expect(caret).toBeVisible()
-  await ann.page.context().close()
-  await bob.page.context().close()
 })
 
-test('a change from outside comes into the shared text once, and both stay clean', async ({ browser }) => {
+test('a change from outside comes into the shared text once, and both stay clean', async () => {
   const path = `${home}/outside.txt`
   await files.write(path, 'one\n')
-  const ann = await person(browser, path)
-  const bob = await person(browser, path)
+  const ann = await opened(annPage, path)
+  const bob = await opened(bobPage, path)
   await files.write(path, 'one\ntwo\n')
   await expect.poll(() => ann.editor.text()).toBe('one\ntwo\n')
   await expect.poll(() => bob.editor.text()).toBe('one\ntwo\n')
@@ -117,18 +125,14 @@ test('a change from outside comes into the shared text once, and both stay clean
   expect(await ann.editor.text()).toBe('one\ntwo\n')
   await expect(ann.editor.tab('outside.txt')).toHaveAccessibleName('outside.txt')
   await expect(bob.editor.tab('outside.txt')).toHaveAccessibleName('outside.txt')
-  await ann.page.context().close()
-  await bob.page.context().close()
 })
 
-test('each sees who else is here; following one shows their file and place until one moves', async ({
-  browser,
-}) => {
+test('each sees who else is here; following one shows their file and place until one moves', async () => {
   await files.write(`${home}/mine.txt`, 'mine\n')
   await files.write(`${home}/theirs.txt`, `${'line\n'.repeat(200)}the end\n`)
   await files.write(`${home}/next.txt`, 'next\n')
-  const ann = await person(browser, `${home}/mine.txt`)
-  const bob = await person(browser, `${home}/theirs.txt`)
+  const ann = await opened(annPage, `${home}/mine.txt`)
+  const bob = await opened(bobPage, `${home}/theirs.txt`)
   await bob.editor.editor.locator('.view-lines').click()
   await bob.page.keyboard.press('Control+End')
 
@@ -148,14 +152,12 @@ test('each sees who else is here; following one shows their file and place until
   // A move of Ann's own (a click in her editor) ends it.
   await ann.editor.editor.locator('.view-lines').click()
   await expect(people.getByRole('button', { name: /^Owner/ })).toHaveAttribute('aria-pressed', 'false')
-  await ann.page.context().close()
-  await bob.page.context().close()
 })
 
-test('a terminal tab shows who of the others is typing in it', async ({ browser }) => {
+test('a terminal tab shows who of the others is typing in it', async () => {
   await files.write(`${home}/t.txt`, 't\n')
-  const ann = await person(browser, `${home}/t.txt`)
-  const bob = await person(browser, `${home}/t.txt`)
+  const ann = await opened(annPage, `${home}/t.txt`)
+  const bob = await opened(bobPage, `${home}/t.txt`)
   const annShell = new WorkbenchPage(ann.page)
   const bobShell = new WorkbenchPage(bob.page)
   // Both pages show the sandbox's one shell: what Ann types, Bob sees, and his tab says she types.
@@ -166,15 +168,13 @@ test('a terminal tab shows who of the others is typing in it', async ({ browser 
   await expect(bobsTab).toHaveAccessibleDescription('Owner typing')
   // A few seconds after her last key, it lapses.
   await expect(bobsTab).not.toHaveAccessibleDescription('Owner typing', { timeout: 10_000 })
-  await ann.page.context().close()
-  await bob.page.context().close()
 })
 
-test('"Follow me" brings the others to this person’s file, until they move', async ({ browser }) => {
+test('"Follow me" brings the others to this person’s file, until they move', async () => {
   await files.write(`${home}/lesson.py`, `${'# step\n'.repeat(100)}answer = 42\n`)
   await files.write(`${home}/own.py`, 'own\n')
-  const teacher = await person(browser, `${home}/lesson.py`)
-  const student = await person(browser, `${home}/own.py`)
+  const teacher = await opened(annPage, `${home}/lesson.py`)
+  const student = await opened(bobPage, `${home}/own.py`)
   await teacher.editor.editor.locator('.view-lines').click()
   await teacher.page.keyboard.press('Control+End')
 
@@ -189,6 +189,4 @@ test('"Follow me" brings the others to this person’s file, until they move', a
   await expect(
     student.page.getByRole('group', { name: 'People here' }).getByRole('button', { name: /^Owner/ }),
   ).toHaveAttribute('aria-pressed', 'true')
-  await teacher.page.context().close()
-  await student.page.context().close()
 })

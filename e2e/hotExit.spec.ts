@@ -33,6 +33,22 @@ const backedUp = (page: Page) =>
       }),
   )
 
+/** The unsaved texts the browser keeps, as the next page will read them. */
+const backedUpTexts = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<string[]>((resolve, reject) => {
+        const open = indexedDB.open('sandbox-ide-backups')
+        open.onerror = () => reject(open.error)
+        open.onsuccess = () => {
+          const db = open.result
+          if (!db.objectStoreNames.contains('texts')) return resolve([])
+          const all = db.transaction('texts').objectStore('texts').getAll()
+          all.onsuccess = () => resolve(all.result as string[])
+        }
+      }),
+  )
+
 /** Kills the page's renderer, as a browser crash does: no beforeunload, no pagehide. */
 async function crash(page: Page): Promise<void> {
   const cdp = await page.context().newCDPSession(page)
@@ -49,8 +65,11 @@ async function openEdited(context: BrowserContext, path: string, typed: string):
   await editor.editable()
   await editor.typeAtEnd(typed)
   await expect(editor.tab(path.slice(path.lastIndexOf('/') + 1))).toHaveAccessibleName(/\(unsaved\)$/)
-  // Kept within a second of typing.
+  // Kept within a second of typing: the path, and the text up to the last key.
   await expect.poll(() => backedUp(page), { timeout: 2_000 }).toContain(path)
+  await expect
+    .poll(async () => (await backedUpTexts(page)).some((text) => text.endsWith(typed)), { timeout: 2_000 })
+    .toBe(true)
   return page
 }
 

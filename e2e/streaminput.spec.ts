@@ -30,8 +30,9 @@ async function watchRpcs(page: Page) {
     protocols.set(method, new Set([...(protocols.get(method) ?? []), response.protocol ?? '?']))
   })
   const fallbacks: string[] = []
+  // The terminal's own; the co-editing relay's input (`ide-collab-relay stdin`) falls back apart.
   page.on('console', (message) => {
-    if (message.text().includes('StreamInput failed')) fallbacks.push(message.text())
+    if (message.text().startsWith('terminal input: StreamInput failed')) fallbacks.push(message.text())
   })
   return { calls, protocols, fallbacks, count: (method: string) => calls.filter((c) => c === method).length }
 }
@@ -93,18 +94,19 @@ test.describe('over HTTPS (--tls) with the tunnel refused, as on E2B', () => {
     page,
   }) => {
     const rpcs = await watchRpcs(page)
-    // The first call streams through; every later one fails as a dropped connection would.
-    let streams = 0
+    // The first call streams through; every one opened after it fails as a dropped connection
+    // would (the co-editing relay's too, which falls back on its own).
+    let failing = false
     await page.route('**/process.Process/StreamInput', async (route) => {
-      streams += 1
-      if (streams === 1) await route.continue()
-      else await route.abort('connectionreset')
+      if (failing) await route.abort('connectionreset')
+      else await route.continue()
     })
     const wb = new WorkbenchPage(page)
     await wb.goto(stack.link())
     await wb.run('echo first-$((1+1))', 'first-2')
-    await expect.poll(() => rpcs.count('StreamInput')).toBe(1)
+    await expect.poll(() => rpcs.count('StreamInput')).toBeGreaterThanOrEqual(1)
     expect(rpcs.count('SendInput')).toBe(0) // the first call streamed it all on its own
+    failing = true
     // The first call is acknowledged after a second of quiet; the next one then fails.
     await page.waitForTimeout(1500)
     await wb.run(`echo ${burst}-$((2+3))`, `${burst}-5`)
@@ -125,8 +127,9 @@ test.describe('over HTTPS (--tls) with the tunnel refused, as on E2B', () => {
     await wb.run(`echo ${burst} | rev`, burst.split('').reverse().join(''))
     expect(rpcs.fallbacks).toHaveLength(1)
     // The call opened ahead when the terminal attached fails quietly; the first keystroke's
-    // own call fails too, and that one switches the terminal to SendInput.
-    expect(rpcs.count('StreamInput')).toBe(2)
+    // own call fails too, and that one switches the terminal to SendInput (the co-editing
+    // relay's calls fail beside them).
+    expect(rpcs.count('StreamInput')).toBeGreaterThanOrEqual(2)
     expect(rpcs.count('SendInput')).toBeGreaterThan(0)
   })
 })
