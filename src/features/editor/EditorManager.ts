@@ -158,14 +158,15 @@ export class EditorManager {
     path: string,
     diskText: string,
   ): Promise<void> {
+    // Said before anything is loaded for it: such a file is never shared.
+    if (diskText.length > maxSharedChars) {
+      this.host.notify(
+        `${path} is too big to edit together (over ${maxSharedChars / 2 ** 20} M characters): here, others' edits arrive only when saved`,
+      )
+      return
+    }
     try {
       const { documents, presence } = await collaboration()
-      if (diskText.length > maxSharedChars) {
-        this.host.notify(
-          `${path} is too big to edit together (over ${maxSharedChars / 2 ** 20} M characters): here, others' edits arrive only when saved`,
-        )
-        return
-      }
       const shared = await documents.join(path, diskText)
       const leave = () => documents.leave(shared)
       if (documents.listenOnly) {
