@@ -17,37 +17,29 @@ test.beforeAll(async () => {
   files = await SandboxFiles.of(stack)
 })
 
-/** The paths the browser keeps unsaved text for, read from its IndexedDB as the next page will. */
-const backedUp = (page: Page) =>
+/** Everything in one store of the browser's backups (IndexedDB), read as the next page will. */
+const backupStore = (page: Page, store: 'meta' | 'texts') =>
   page.evaluate(
-    () =>
-      new Promise<string[]>((resolve, reject) => {
+    (name) =>
+      new Promise<unknown[]>((resolve, reject) => {
         const open = indexedDB.open('sandbox-ide-backups')
         open.onerror = () => reject(open.error)
         open.onsuccess = () => {
           const db = open.result
-          if (!db.objectStoreNames.contains('meta')) return resolve([])
-          const all = db.transaction('meta').objectStore('meta').getAll()
-          all.onsuccess = () => resolve((all.result as { path: string }[]).map((m) => m.path))
+          if (!db.objectStoreNames.contains(name)) return resolve([])
+          const all = db.transaction(name).objectStore(name).getAll()
+          all.onsuccess = () => resolve(all.result)
         }
       }),
+    store,
   )
 
-/** The unsaved texts the browser keeps, as the next page will read them. */
-const backedUpTexts = (page: Page) =>
-  page.evaluate(
-    () =>
-      new Promise<string[]>((resolve, reject) => {
-        const open = indexedDB.open('sandbox-ide-backups')
-        open.onerror = () => reject(open.error)
-        open.onsuccess = () => {
-          const db = open.result
-          if (!db.objectStoreNames.contains('texts')) return resolve([])
-          const all = db.transaction('texts').objectStore('texts').getAll()
-          all.onsuccess = () => resolve(all.result as string[])
-        }
-      }),
-  )
+/** The paths the browser keeps unsaved text for. */
+const backedUp = async (page: Page) =>
+  ((await backupStore(page, 'meta')) as { path: string }[]).map((m) => m.path)
+
+/** The unsaved texts the browser keeps. */
+const backedUpTexts = async (page: Page) => (await backupStore(page, 'texts')) as string[]
 
 /** Kills the page's renderer, as a browser crash does: no beforeunload, no pagehide. */
 async function crash(page: Page): Promise<void> {
