@@ -53,6 +53,7 @@ export class SandboxSession {
   private disposed = false
   private info: RuntimeEndpoint | undefined
   private unary: RuntimeClients | undefined
+  private lastWordsClient: RuntimeClients['process'] | undefined
   private shards = 0
   private refreshing: Promise<void> | undefined
   /** The sandbox's files, for features: the one place that guards, calls and maps errors. */
@@ -104,6 +105,14 @@ export class SandboxSession {
   /** Clients for unary calls (JSON); undefined until the session knows its runtime. */
   get clients(): RuntimeClients | undefined {
     return this.unary
+  }
+
+  /**
+   * A process client whose calls outlive the page (fetch's `keepalive`): what a closing page says
+   * last (that it leaves) still reaches the sandbox after the page is gone.
+   */
+  get lastWords(): RuntimeClients['process'] | undefined {
+    return this.lastWordsClient
   }
 
   /**
@@ -264,6 +273,11 @@ export class SandboxSession {
       filesystem: createClient(Filesystem, transport),
       process: createClient(Process, transport),
     }
+    const outlivesPage: typeof fetch = (input, init) => fetch(input, { ...init, keepalive: true })
+    this.lastWordsClient = createClient(
+      Process,
+      runtimeTransport(runtimeUrl, accessToken, { fetch: outlivesPage }),
+    )
   }
 
   /** GET /health needs no token and no preflight; a paused or missing sandbox answers 502. */

@@ -131,6 +131,18 @@ export class StdioProcess {
     if (!this.finished) this.input.push(bytes)
   }
 
+  /**
+   * Bytes for its stdin that must arrive even if the page closes now: one SendInput of their own
+   * that outlives the page, not queued behind earlier writes (they may arrive after it).
+   */
+  writeLast(bytes: Uint8Array): void {
+    const client = this.session.lastWords
+    if (this.finished || !client || this.pid === undefined) return
+    void client
+      .sendInput({ process: pidSelector(this.pid), input: { input: { case: 'stdin', value: bytes } } })
+      .catch(() => {})
+  }
+
   /** Ends it (SIGKILL) and lets go of its stream. */
   async kill(): Promise<void> {
     const pid = this.pid

@@ -70,6 +70,8 @@ export class Presence {
   private rollCall: Promise<void> | undefined
   private kept: Record<string, unknown> | undefined
   private typingLapse: ReturnType<typeof setTimeout> | undefined
+  /** While saying it leaves: that goes by the channel's last words, which outlive the page. */
+  private leaving = false
 
   constructor(
     private readonly channel: BroadcastChannel,
@@ -171,7 +173,12 @@ export class Presence {
   setAway(away: boolean): void {
     if (away) {
       this.kept = this.awareness.getLocalState() ?? this.kept
-      this.awareness.setLocalState(null)
+      this.leaving = true
+      try {
+        this.awareness.setLocalState(null)
+      } finally {
+        this.leaving = false
+      }
     } else if (this.kept && !this.awareness.getLocalState()) this.awareness.setLocalState(this.kept)
   }
 
@@ -188,6 +195,8 @@ export class Presence {
   }
 
   private publish(ids: number[]): void {
-    this.channel.publish(topic, encodeAwarenessUpdate(this.awareness, ids))
+    const update = encodeAwarenessUpdate(this.awareness, ids)
+    if (this.leaving && this.channel.publishLast) this.channel.publishLast(topic, update)
+    else this.channel.publish(topic, update)
   }
 }

@@ -1,3 +1,4 @@
+import { concatBytes } from '../../common/concatBytes'
 import { randomId } from '../../common/randomId'
 import { Subscribers } from '../../common/Subscribers'
 import type { SandboxSession } from '../SandboxSession'
@@ -70,6 +71,12 @@ export class RelayChannel {
   publish(topic: string, payload: Uint8Array): void {
     if (!this.open || this.disposed || this.listenOnly) return
     for (const line of encodeMessage(this.me, this.nextId++, topic, payload)) this.process?.write(line)
+  }
+
+  /** Says something that must reach the others even as this page closes (that it leaves). */
+  publishLast(topic: string, payload: Uint8Array): void {
+    if (!this.open || this.disposed || this.listenOnly) return
+    this.process?.writeLast(concatBytes(encodeMessage(this.me, this.nextId++, topic, payload)))
   }
 
   dispose(): void {
