@@ -192,6 +192,7 @@ export class TextBuffer {
 
   private notifyIfDirtyChanged(): void {
     const dirty = this.dirty
+    if (this.binding) this.binding.shared.unsaved = dirty
     if (dirty === this.wasDirty) return
     this.wasDirty = dirty
     this.subscribers.notify()

@@ -12,6 +12,8 @@ export interface BroadcastChannel {
   readonly listenOnly?: boolean
   connect(): Promise<void>
   publish(topic: string, payload: Uint8Array): void
+  /** Says something that must reach the others even as this page closes; `publish` where absent. */
+  publishLast?(topic: string, payload: Uint8Array): void
   onMessage(listener: (message: RelayMessage) => void): () => void
   onStateChange(listener: () => void): () => void
 }
@@ -24,6 +26,11 @@ const answerMs = 600
  */
 const fullStateEveryMs = 3_000
 const fullStateIdleTicks = 10
+/**
+ * Up to this size, an unsaved text is sent whole at every turn, even unchanged: a listener who
+ * just came shows the disk's text until then (it cannot ask, and nobody knows it came).
+ */
+const maxUnsavedEveryTurnChars = 64 * 1024
 /** Larger texts are not sent whole for listeners (a view-only page follows them through saves). */
 const maxListenedChars = 256 * 1024
 
@@ -86,6 +93,8 @@ export class SharedText {
   private closed = false
   /** Changed since its whole state was last sent (by the page that leads). */
   changedSinceFull = false
+  /** Whether the text differs from the disk (the editor says): a listener's disk copy is wrong. */
+  unsaved = false
   private stateArrived: (() => void) | undefined
   /** Settles once the text holds state from the others (a listening page's first copy). */
   readonly hasState: Promise<void> = new Promise((resolve) => {
@@ -293,7 +302,7 @@ export class SharedDocuments {
     for (const doc of this.open.values())
       if (
         doc.leads &&
-        (doc.changedSinceFull || idleTurn) &&
+        (doc.changedSinceFull || idleTurn || (doc.unsaved && doc.text.length <= maxUnsavedEveryTurnChars)) &&
         doc.text.length > 0 &&
         doc.text.length <= maxListenedChars
       )
