@@ -5,6 +5,9 @@ import { SandboxFiles } from './sandboxFiles'
 import { stackForThisFile } from './stack'
 
 const stack = stackForThisFile()
+// Each test stops its stack and starts it again, then waits out the page's backoff: beside
+// another spec on two cores, that alone can take a minute.
+test.describe.configure({ timeout: 180_000 })
 
 test('shows reconnecting with a countdown while the stack is down, and comes back by itself', async ({
   page,
