@@ -20,6 +20,7 @@ import type {
   TemplateSummary,
   TimeoutAnswer,
 } from '../contract/ideApiTypes'
+import type { SubmissionView } from '../contract/submissions'
 
 /** A failed call, with the server's own message. */
 export class ApiError extends Error {
@@ -156,6 +157,12 @@ export const ideApi = {
   newShareLink: (sandboxId: string, request: ShareLinkRequest) =>
     call<ShareLinkView>('POST', `/sandboxes/${encodeURIComponent(sandboxId)}/share-links`, request),
   revokeShareLink: (linkId: string) => call<void>('DELETE', `/share-links/${encodeURIComponent(linkId)}`),
+  /** A graded lab's submissions from its sandbox, oldest first; 409 for a sandbox of no graded lab. */
+  submissions: (sandboxId: string) =>
+    call<SubmissionView[]>('GET', `/sandboxes/${encodeURIComponent(sandboxId)}/submissions`),
+  /** Submits the lab's files as they are on disk; answers once graded (a few seconds). */
+  submit: (sandboxId: string) =>
+    call<SubmissionView>('POST', `/sandboxes/${encodeURIComponent(sandboxId)}/submissions`),
 }
 
 /** Where a class's sandboxes live: the stack's own, or an E2B remote's (its key kept on the stack). */

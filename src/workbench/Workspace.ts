@@ -13,6 +13,7 @@ import type { Collaboration } from '../sandbox/collab/collaboration'
 import type { Presence } from '../sandbox/collab/Presence'
 import { FileWatch } from '../sandbox/fileWatch'
 import type { SourceControl } from '../sandbox/git/SourceControl'
+import { labSubmissions } from '../sandbox/labSubmissions'
 import type { LanguageService } from '../sandbox/language/LanguageService'
 import { PortWatch } from '../sandbox/portWatch'
 import type { SandboxSession } from '../sandbox/SandboxSession'
@@ -134,7 +135,24 @@ export class Workspace {
         }),
       )
       .then((hotExit) => this.disposables.add(hotExit))
-    this.lab = options.lab ? this.disposables.add(new LabController(session, this.watch)) : undefined
+    const submissions = options.lab ? labSubmissions(session.address) : undefined
+    this.lab = options.lab
+      ? this.disposables.add(
+          new LabController(
+            session,
+            this.watch,
+            // A graded lab's Submit saves the editor's files first when the student asks it to.
+            submissions && {
+              submissions,
+              unsaved: {
+                unsavedPaths: () =>
+                  this.editor.getSnapshot().documents.flatMap((d) => (d.dirty ? [d.path] : [])),
+                saveAll: () => this.editor.saveAll(),
+              },
+            },
+          ),
+        )
+      : undefined
     if (this.lab) {
       this.disposables.add(toDisposable(linkLabToEditor(this.lab, this.editor)))
       this.disposables.add(toDisposable(linkLabToPreview(this.lab, this.preview)))

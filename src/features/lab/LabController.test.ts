@@ -1,6 +1,8 @@
 // The lab against fakes of the domain layer: what it reads, what it runs in the sandbox, what it
 // shows, and what it refuses.
 import { describe, expect, it, vi } from 'vitest'
+import type { WatchNotice } from '../../sandbox/fileWatch'
+import type { LabSubmissions } from '../../sandbox/labSubmissions'
 import type { SessionSnapshot } from '../../sandbox/SandboxSession'
 import { SandboxError } from '../../sandbox/sandboxError'
 import { fileEntry, type SandboxFiles } from '../../sandbox/sandboxFiles'
@@ -146,5 +148,34 @@ describe('LabController', () => {
       message: 'this lab has no starting files to reset from (.lab/start is missing)',
     })
     expect(withoutStart.runs).toEqual([])
+  })
+
+  it('gives a lab with `grade` its Submit where the stack grades, and takes it away with the `grade`', async () => {
+    const graded = { ...manifest, grade: { command: 'python3 grader/run.py', hidden: ['grader/**'] } }
+    const files = { [`${home}/.lab/lab.json`]: JSON.stringify(graded) }
+    const { session } = fakeSession(files)
+    const submissions: LabSubmissions = { list: async () => [], submit: vi.fn() }
+    const unsaved = { unsavedPaths: () => [], saveAll: async () => {} }
+    let notify: (notice: WatchNotice) => void = () => {}
+    const watch = {
+      subscribe: (listener: (notice: WatchNotice) => void) => {
+        notify = listener
+        return () => {}
+      },
+    }
+    const lab = new LabController(session, watch, { submissions, unsaved })
+    await vi.waitFor(() => expect(lab.getSnapshot().grading).toBeDefined())
+    const grading = lab.getSnapshot().grading
+    await vi.waitFor(() => expect(grading?.getSnapshot().history).toEqual({ kind: 'ready', submissions: [] }))
+
+    files[`${home}/.lab/lab.json`] = JSON.stringify(manifest)
+    notify({ kind: 'resync' })
+    await vi.waitFor(() => expect(lab.getSnapshot().grading).toBeUndefined())
+
+    // Where nothing grades (an E2B remote's sandbox), a graded lab has no Submit.
+    const elsewhere = await loaded(fakeSession({ [`${home}/.lab/lab.json`]: JSON.stringify(graded) }).session)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(elsewhere.getSnapshot().lab.kind).toBe('ready')
+    expect(elsewhere.getSnapshot().grading).toBeUndefined()
   })
 })

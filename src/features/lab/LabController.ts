@@ -4,9 +4,11 @@ import { protectingGlob } from '../../contract/labGlob'
 import type { LabManifest } from '../../contract/labManifest'
 import { labManifestPath, labStartPath } from '../../contract/labPaths'
 import type { FileWatch, WatchNotice } from '../../sandbox/fileWatch'
+import type { LabSubmissions } from '../../sandbox/labSubmissions'
 import type { SandboxSession } from '../../sandbox/SandboxSession'
 import { isNotFound as isMissing } from '../../sandbox/sandboxError'
 import type { CommandResult } from '../../sandbox/sandboxProcesses'
+import type { LabGrading, UnsavedFiles } from './LabGrading'
 
 /** Whether the sandbox holds a lab, and what it says. */
 export type LabState =
@@ -40,6 +42,8 @@ export interface LabSnapshot {
   home: string | undefined
   check: CheckState
   reset: ResetState
+  /** Submit, feedback and history, for a lab with `grade` where the stack grades (its code loads then). */
+  grading: LabGrading | undefined
 }
 
 /** Before anything is known: no lab. */
@@ -48,6 +52,7 @@ export const noLabSnapshot: LabSnapshot = {
   home: undefined,
   check: { kind: 'idle' },
   reset: { kind: 'idle' },
+  grading: undefined,
 }
 
 /** What the lab needs of a session: its files and processes, and whether it runs. */
@@ -71,10 +76,13 @@ export class LabController {
   private loadAgain = false
   private loaded = false
   private disposed = false
+  private gradingLoads = false
 
   constructor(
     private readonly session: LabSession,
     watch: Pick<FileWatch, 'subscribe'>,
+    /** Where a graded lab's work is submitted, and the editor's unsaved files; none: no Submit. */
+    private readonly submitting?: { submissions: LabSubmissions; unsaved: UnsavedFiles },
   ) {
     this.disposables.add(
       toDisposable(
@@ -169,6 +177,7 @@ export class LabController {
 
   dispose(): void {
     this.disposed = true
+    this.snapshot.grading?.dispose()
     this.disposables.dispose()
     this.subscribers.clear()
   }
@@ -214,10 +223,31 @@ export class LabController {
       if (!home) throw new Error('the sandbox did not say where its home folder is')
       this.update({ home, lab: await this.readLab(home) })
       this.loaded = true
+      this.followGrading()
     } catch (err) {
       // Not reachable now (paused, reconnecting): what was shown stays, and the next change reads again.
       if (!this.loaded) this.update({ lab: { kind: 'none' } })
       console.warn(`lab: reading ${labManifestPath} failed: ${messageOf(err)}`)
+    }
+  }
+
+  /** A lab that names `grade` gets its grading (loaded then), one that no longer does loses it. */
+  private followGrading(): void {
+    const { lab, grading } = this.snapshot
+    const submitting = this.submitting
+    if (!submitting || lab.kind !== 'ready' || !lab.manifest.grade) {
+      grading?.dispose()
+      if (grading) this.update({ grading: undefined })
+    } else if (!grading && !this.gradingLoads) {
+      this.gradingLoads = true
+      void import('./LabGrading').then(({ LabGrading }) => {
+        this.gradingLoads = false
+        if (this.disposed || this.snapshot.grading) return
+        const running = () => this.session.getSnapshot().state.kind === 'running'
+        this.update({ grading: new LabGrading(submitting.submissions, submitting.unsaved, running) })
+        // The manifest may have changed while the code loaded.
+        this.followGrading()
+      })
     }
   }
 

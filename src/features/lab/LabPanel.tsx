@@ -1,6 +1,7 @@
 import './lab.css'
 import { lazy, Suspense, useId } from 'react'
 import { useExternalStore } from '../../ui/useExternalStore'
+import { GradingSection, SubmitButton } from './GradingSection'
 import type { CheckState, LabController, ResetState } from './LabController'
 import { ResetDialog } from './ResetDialog'
 
@@ -15,7 +16,10 @@ interface LabPanelProps {
   unsavedChanges: boolean
 }
 
-/** The lab beside the editor: its instructions, Check with its verdict and output, and Reset. */
+/**
+ * The lab beside the editor: its instructions, Check with its verdict and output, Reset, and for a
+ * graded lab Submit with the grade and the earlier submissions.
+ */
 export function LabPanel({ lab, onOpenFile, unsavedChanges }: LabPanelProps) {
   const snap = useExternalStore(lab)
   const titleId = useId()
@@ -46,6 +50,7 @@ export function LabPanel({ lab, onOpenFile, unsavedChanges }: LabPanelProps) {
                 Check
               </button>
             )}
+            {snap.grading && <SubmitButton grading={snap.grading} />}
             {state.manifest.reset !== false && (
               <button type="button" disabled={!lab.canReset} onClick={() => lab.requestReset()}>
                 Reset…
@@ -56,6 +61,7 @@ export function LabPanel({ lab, onOpenFile, unsavedChanges }: LabPanelProps) {
             <p className="lab-note">Unsaved changes in the editor are not checked: save them first.</p>
           )}
           {state.manifest.check && <CheckResult check={snap.check} />}
+          {snap.grading && <GradingSection grading={snap.grading} home={snap.home} />}
           <ResetResult reset={snap.reset} />
           <section className="lab-instructions" aria-label="Instructions">
             {state.instructions.kind === 'text' && (
