@@ -1,5 +1,6 @@
 // A class: one sandbox per student, all from the same template, made through the stack's E2B
 // API, or on an E2B remote through the stack's IDE API (so the teacher's E2B key stays there).
+import type { Gradebook } from '../../src/contract/gradebook'
 import type { ClassView, JoinLinkView, SessionInfo } from '../../src/contract/ideApiTypes'
 import { sandboxPagePath } from '../../src/contract/idePaths'
 
@@ -314,4 +315,35 @@ export async function relinkStudent(
   )
   for (const link of links) await ideCall(access, 'DELETE', `/join-links/${link.id}`)
   return { ...sandbox, ideUrl: await studentUrl(access, sandbox.sandboxId, student, className) }
+}
+
+/** The stack's own gradebooks only: submissions are made and kept by the stack. */
+function gradesPath(access: PlatformAccess, className: string): string {
+  if (!access.ideToken)
+    throw new Error("the gradebook needs the stack's IDE token: pass --data with its data folder")
+  if (access.remoteId !== undefined)
+    throw new Error('grades are kept for the classes of the stack itself, not of an E2B remote')
+  return `/classes/${encodeURIComponent(className)}/grades`
+}
+
+/** A class's gradebook: each student's counted score per lab, attempts, last submission. */
+export function classGrades(access: PlatformAccess, className: string): Promise<Gradebook> {
+  return ideCall<Gradebook>(access, 'GET', gradesPath(access, className))
+}
+
+/** A class's gradebook as the stack's CSV, byte for byte what the dashboard downloads. */
+export async function classGradesCsv(access: PlatformAccess, className: string): Promise<string> {
+  const path = `/ide/api${gradesPath(access, className)}?format=csv`
+  const res = await fetch(`${access.url}${path}`, {
+    headers: { Authorization: `Bearer ${access.ideToken}`, 'X-Sandbox-IDE': '1' },
+  })
+  const text = await res.text()
+  if (!res.ok) {
+    let message = text
+    try {
+      message = (JSON.parse(text) as { message?: string }).message ?? text
+    } catch {}
+    throw new IdeCallError(res.status, `GET ${path}: ${res.status} ${message}`)
+  }
+  return text
 }

@@ -2,10 +2,13 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import type { Gradebook } from '../../src/contract/gradebook'
 import { classPagePath } from '../../src/contract/idePaths'
 import { IdeToken, ideTokenFileName } from '../platform/access/ideToken'
 import {
   addRemote,
+  classGrades,
+  classGradesCsv,
   endClass,
   listClass,
   numberedStudents,
@@ -17,6 +20,7 @@ import {
 
 const usage = `Usage: npm run class -- --template ID (--students N | --names a,b,c) [options]
        npm run class -- --list NAME | --end NAME
+       npm run class -- --grades NAME [--csv]
        npm run class -- --new-link STUDENT --class NAME
 
 Creates one sandbox per student from a template (a folder of labs/, e.g. python-basics) through
@@ -38,6 +42,10 @@ Options:
   --timeout S       seconds before a sandbox pauses (default 14400: four hours)
   --list NAME       print the sandboxes of a class and their links (opened or not)
   --end NAME        kill every sandbox of a class (their files are deleted)
+  --grades NAME     print the class's gradebook: each student's counted score per lab (the
+                    best submission), attempts and last submission; kept after the class ends
+  --csv             with --grades: the gradebook as CSV (student,lab,score,max,submitted_at,late),
+                    the same file as the dashboard's Download CSV
   --new-link NAME   a new join link for that student of --class (the old ones stop working,
                     and so does the browser that opened them)
   --e2b-api-key K   make the class on E2B with this key (kept by the stack, sent nowhere else)
@@ -82,6 +90,26 @@ function printTable(rows: StudentSandbox[]): void {
   }
 }
 
+/** The gradebook as a table for a terminal. */
+function printGrades(book: Gradebook): void {
+  if (book.rows.length === 0) {
+    console.log(`Class '${book.className}' has no graded lab yet.`)
+    return
+  }
+  const cells = book.rows.map((row) => {
+    const c = row.counted
+    const score =
+      c?.score === undefined ? '—' : `${c.score} / ${c.maxScore}${c.problem ? ` (${c.problem})` : ''}`
+    return [row.student, row.lab, score, String(row.attempts), row.lastSubmittedAt ?? '—']
+  })
+  const header = ['Student', 'Lab', `Score (${book.policy})`, 'Attempts', 'Last submitted']
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((r) => (r[i] ?? '').length)))
+  for (const line of [header, ...cells])
+    console.log(
+      line.map((cell, i) => (i === line.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  '),
+    )
+}
+
 let values: ReturnType<typeof parseArgs>['values']
 try {
   values = parseArgs({
@@ -94,6 +122,8 @@ try {
       timeout: { type: 'string' },
       list: { type: 'string' },
       end: { type: 'string' },
+      grades: { type: 'string' },
+      csv: { type: 'boolean' },
       'new-link': { type: 'string' },
       url: { type: 'string' },
       'public-url': { type: 'string' },
@@ -132,7 +162,12 @@ try {
   const listName = text('list')
   const endName = text('end')
   const relinked = text('new-link')
-  if (relinked) {
+  const gradesName = text('grades')
+  if (values.csv && !gradesName) fail('--csv goes with --grades NAME')
+  if (gradesName) {
+    if (values.csv) process.stdout.write(await classGradesCsv(access, gradesName))
+    else printGrades(await classGrades(access, gradesName))
+  } else if (relinked) {
     const className = text('class') ?? fail('--new-link needs --class NAME')
     printTable([await relinkStudent(access, className, relinked)])
   } else if (listName) {

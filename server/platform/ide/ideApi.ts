@@ -23,6 +23,7 @@ import type { SandboxManager } from '../sandboxManager'
 import { sameSandbox } from '../sandboxRef'
 import type { TemplateCatalog } from '../templates/templateCatalog'
 import { classRoutes } from './classRoutes'
+import { gradebookRoutes } from './gradebookRoutes'
 import { guardIdeRequest } from './ideRequestGuard'
 import type { IdeRoute } from './ideRoute'
 import { signInBody } from './ideSchemas'
@@ -190,6 +191,7 @@ export function ideApi(options: IdeApiOptions) {
     methods: { GET: async (_req, res) => sendJson(res, 200, options.embedPolicy() satisfies EmbedConfig) },
   }
   const remotes = new RemoteStore(options.dataDir, options.log)
+  const submissions = new SubmissionStore(options.dataDir)
   const routes: IdeRoute[] = [
     auth,
     join,
@@ -214,11 +216,8 @@ export function ideApi(options: IdeApiOptions) {
       joinLinks: options.joinLinks,
     }),
     ...remoteRoutes({ store: remotes, presence, log: options.log }),
-    ...submissionRoutes({
-      manager: options.manager,
-      templates: options.templates,
-      store: new SubmissionStore(options.dataDir),
-    }),
+    ...submissionRoutes({ manager: options.manager, templates: options.templates, store: submissions }),
+    ...gradebookRoutes({ manager: options.manager, templates: options.templates, store: submissions }),
   ]
   const limiter = new FailureLimiter()
 

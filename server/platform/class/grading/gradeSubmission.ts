@@ -2,11 +2,13 @@ import { constants, realpathSync } from 'node:fs'
 import { cp, lstat, open } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import { globToRegExp } from '../../../../src/contract/labGlob'
+import type { LabManifest } from '../../../../src/contract/labManifest'
 import { sandboxUser } from '../../launcher/sandboxEtcFiles'
 import type { SandboxManager } from '../../sandboxManager'
-import { readLabTemplate } from '../../templates/labTemplate'
+import { type LabTemplate, readLabTemplate } from '../../templates/labTemplate'
 import type { TemplateCatalog } from '../../templates/templateCatalog'
 import { sandboxCommands } from '../sandboxCommands'
+import { graderSlots } from './graderSlots'
 import { junitResults, ReportError, type TestResult } from './junitResults'
 import { checkSubmission, type SubmittedFile, writeSubmission } from './submissionFiles'
 
@@ -58,7 +60,20 @@ export async function gradeSubmission(
   const isLabs = (path: string) => lab.isHidden(path) || own.some((glob) => glob.test(path))
   const used = files.filter((f) => !isLabs(f.path))
   const ignored = files.filter((f) => isLabs(f.path)).map((f) => f.path)
+  // The sandbox's whole life takes a slot: graders wait their turn rather than share the cores.
+  return graderSlots.run(() => gradeIn(manager, templateID, templateDir, lab, grade, used, ignored))
+}
 
+/** Makes the grader sandbox, runs the lab's command there, reads its report, and removes it. */
+async function gradeIn(
+  manager: SandboxManager,
+  templateID: string,
+  templateDir: string,
+  lab: LabTemplate,
+  grade: NonNullable<LabManifest['grade']>,
+  used: readonly SubmittedFile[],
+  ignored: string[],
+): Promise<Grade> {
   const record = await manager.create({
     templateID,
     timeout: grade.timeoutSeconds + sandboxMarginSeconds,
@@ -75,11 +90,16 @@ export async function gradeSubmission(
     if (route.kind !== 'running') throw new Error(`the grader sandbox ${id} is ${route.kind}`)
     const timeoutMs = grade.timeoutSeconds * 1000
     const started = Date.now()
-    const run = await sandboxCommands(route.runtime).run('/bin/bash', ['-l', '-c', grade.command], {
-      cwd: sandboxUser.home,
-      timeoutMs,
-      tag: 'lab-grade',
-    })
+    // Below the class's shells and runtimes where the kernel ranks them together (see docs/classroom.md).
+    const run = await sandboxCommands(route.runtime).run(
+      'nice',
+      ['-n', '10', '/bin/bash', '-l', '-c', grade.command],
+      {
+        cwd: sandboxUser.home,
+        timeoutMs,
+        tag: 'lab-grade',
+      },
+    )
     const ran = { exitCode: run.exitCode, status: run.status, output: run.output, ignored }
     // Cut by the runtime's deadline, or killed by it just as the deadline came.
     if (run.status.startsWith('timed out') || Date.now() - started >= timeoutMs) {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
-import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { isSandboxId } from '../../ids'
 import { readJsonRecord, writeRecordFile } from '../../recordFile'
 import type { Grade } from './gradeSubmission'
 import type { SubmittedFile } from './submissionFiles'
@@ -83,6 +84,27 @@ export class SubmissionStore {
         )
         return [{ submission, ...(grade ? { grade } : {}) }]
       })
+  }
+
+  /** Every sandbox's submissions (those of sandboxes long gone too), oldest first per sandbox. */
+  all(): { submission: Submission; grade?: Grade }[] {
+    if (!existsSync(this.root)) return []
+    return readdirSync(this.root)
+      .filter(isSandboxId)
+      .sort()
+      .flatMap((sandboxId) => this.list(sandboxId))
+  }
+
+  /** One submission with its grade, or undefined. */
+  get(sandboxId: string, id: string): { submission: Submission; grade?: Grade } | undefined {
+    if (!isSandboxId(sandboxId) || !/^[a-z0-9-]{1,64}$/.test(id)) return undefined
+    return this.list(sandboxId).find((entry) => entry.submission.id === id)
+  }
+
+  /** A submission's files as they were submitted (for a regrade, or the teacher's reading). */
+  files(submission: Submission): SubmittedFile[] {
+    const dir = join(this.dir(submission.sandboxId, submission.id), 'files')
+    return submission.files.map((path) => ({ path, content: readFileSync(join(dir, path)) }))
   }
 
   private dir(sandboxId: string, id: string): string {

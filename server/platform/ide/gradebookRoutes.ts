@@ -1,0 +1,152 @@
+import { z } from 'zod'
+import {
+  type Gradebook,
+  type GradePolicy,
+  gradebookCsv,
+  type RegradeAnswer,
+  type SubmissionDetail,
+} from '../../../src/contract/gradebook'
+import { readJsonBody, sendJson } from '../api/httpJson'
+import { gradebookOf } from '../class/grading/gradebook'
+import { gradeSubmission } from '../class/grading/gradeSubmission'
+import { regrade } from '../class/grading/regrade'
+import { startingFiles, submissionDetail } from '../class/grading/submissionDetail'
+import type { SubmissionStore } from '../class/grading/submissionStore'
+import { PlatformError } from '../platformError'
+import type { SandboxManager } from '../sandboxManager'
+import { readLabTemplate } from '../templates/labTemplate'
+import type { TemplateCatalog } from '../templates/templateCatalog'
+import type { IdeRoute } from './ideRoute'
+
+const classNamePattern = /^[A-Za-z0-9._-]{1,64}$/
+const regradeBody = z.strictObject({ lab: z.string().min(1).max(64).optional() })
+
+function nameParam(encoded: string | undefined): string {
+  const name = decodeURIComponent(encoded ?? '')
+  if (!classNamePattern.test(name)) throw new PlatformError(400, 'invalid class name')
+  return name
+}
+
+/**
+ * The teacher's gradebook of a class of the stack's own (the owner only: no student's or guest's
+ * sign-in reaches these): every student's counted score per lab, as JSON or CSV; one submission
+ * in full (files, grader output, diff against the starting files); and regrading every stored
+ * submission after the lab's tests changed. Submissions outlive their sandboxes, so a class that
+ * has ended still has its gradebook.
+ */
+export function gradebookRoutes(deps: {
+  manager: SandboxManager
+  templates: Pick<TemplateCatalog, 'folder'>
+  store: SubmissionStore
+  /** Which submission counts in a class; every class counts the best until classes have deadlines. */
+  policyOf?: (className: string) => GradePolicy
+}): IdeRoute[] {
+  const { manager, templates, store } = deps
+  const policyOf = deps.policyOf ?? (() => 'best')
+  const regrading = new Set<string>()
+
+  /** Whether a template is a graded lab, asked once per template per request. */
+  const gradedLabs = () => {
+    const known = new Map<string, Promise<boolean>>()
+    return (templateID: string) => {
+      let graded = known.get(templateID)
+      if (!graded) {
+        graded = templates
+          .folder(templateID)
+          .then(async (dir) => Boolean(dir && (await readLabTemplate(dir)).manifest?.grade))
+          .catch(() => false)
+        known.set(templateID, graded)
+      }
+      return graded
+    }
+  }
+
+  const gradebook = async (name: string): Promise<Gradebook> => {
+    const sandboxes = manager.list().filter((r) => r.metadata.class === name)
+    const submissions = store.all().filter((e) => e.submission.className === name)
+    if (sandboxes.length === 0 && submissions.length === 0)
+      throw new PlatformError(404, `no class '${name}' on this stack`)
+    const isGraded = gradedLabs()
+    const members = []
+    for (const r of sandboxes)
+      if (await isGraded(r.templateID))
+        members.push({ student: r.metadata.student ?? r.sandboxID, lab: r.templateID })
+    return gradebookOf(name, submissions, members, policyOf(name))
+  }
+
+  return [
+    {
+      pattern: /^\/classes\/([^/]+)\/grades$/,
+      methods: {
+        GET: async (req, res, params) => {
+          const name = nameParam(params[0])
+          const format = new URL(req.url ?? '', 'http://stack').searchParams.get('format') ?? 'json'
+          if (format !== 'json' && format !== 'csv')
+            throw new PlatformError(400, `format must be json or csv, not '${format}'`)
+          const book = await gradebook(name)
+          if (format === 'json') return sendJson(res, 200, book satisfies Gradebook)
+          const csv = gradebookCsv(book)
+          res.writeHead(200, {
+            'Content-Type': 'text/csv; charset=utf-8; header=present',
+            'Content-Length': Buffer.byteLength(csv),
+            'Content-Disposition': `attachment; filename="grades-${name}.csv"`,
+            'Cache-Control': 'no-store',
+          })
+          res.end(csv)
+        },
+      },
+    },
+    {
+      pattern: /^\/classes\/([^/]+)\/submissions\/([^/]+)\/([^/]+)$/,
+      methods: {
+        GET: async (_req, res, params) => {
+          const name = nameParam(params[0])
+          const entry = store.get(decodeURIComponent(params[1] ?? ''), decodeURIComponent(params[2] ?? ''))
+          if (!entry || entry.submission.className !== name)
+            throw new PlatformError(404, `class '${name}' has no such submission`)
+          // The lab as it is now; a template gone or unreadable leaves a diff against nothing.
+          const templateDir = await templates.folder(entry.submission.templateID).catch(() => undefined)
+          const starting = templateDir
+            ? await readLabTemplate(templateDir)
+                .then((lab) => startingFiles(templateDir, lab))
+                .catch(() => [])
+            : []
+          sendJson(
+            res,
+            200,
+            submissionDetail(entry, store.files(entry.submission), starting) satisfies SubmissionDetail,
+          )
+        },
+      },
+    },
+    {
+      pattern: /^\/classes\/([^/]+)\/regrade$/,
+      methods: {
+        POST: async (req, res, params) => {
+          const name = nameParam(params[0])
+          const { lab } = await readJsonBody(req, regradeBody, { optional: true })
+          const chosen = store
+            .all()
+            .filter((e) => e.submission.className === name && (!lab || e.submission.templateID === lab))
+          if (chosen.length === 0)
+            throw new PlatformError(
+              404,
+              `class '${name}' has no submissions${lab ? ` of lab '${lab}'` : ''} on this stack`,
+            )
+          if (regrading.has(name)) throw new PlatformError(409, `class '${name}' is being regraded already`)
+          regrading.add(name)
+          try {
+            const answer = await regrade(chosen, {
+              files: (s) => store.files(s),
+              grade: (templateID, files) => gradeSubmission({ manager, templates }, templateID, files),
+              setGrade: (s, grade) => store.setGrade(s, grade),
+            })
+            sendJson(res, 200, answer satisfies RegradeAnswer)
+          } finally {
+            regrading.delete(name)
+          }
+        },
+      },
+    },
+  ]
+}
