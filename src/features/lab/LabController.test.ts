@@ -64,7 +64,8 @@ const noWatch = { subscribe: () => () => {} }
 
 async function loaded(session: LabSession) {
   const lab = new LabController(session, noWatch)
-  await vi.waitFor(() => expect(lab.getSnapshot().home).toBe(home))
+  // The first manifest read loads its parser (zod): over a second on a busy machine.
+  await vi.waitFor(() => expect(lab.getSnapshot().home).toBe(home), { timeout: 10_000 })
   return lab
 }
 
@@ -164,7 +165,7 @@ describe('LabController', () => {
       },
     }
     const lab = new LabController(session, watch, { submissions, unsaved })
-    await vi.waitFor(() => expect(lab.getSnapshot().grading).toBeDefined())
+    await vi.waitFor(() => expect(lab.getSnapshot().grading).toBeDefined(), { timeout: 10_000 })
     const grading = lab.getSnapshot().grading
     await vi.waitFor(() => expect(grading?.getSnapshot().history).toEqual({ kind: 'ready', submissions: [] }))
 
@@ -174,7 +175,6 @@ describe('LabController', () => {
 
     // Where nothing grades (an E2B remote's sandbox), a graded lab has no Submit.
     const elsewhere = await loaded(fakeSession({ [`${home}/.lab/lab.json`]: JSON.stringify(graded) }).session)
-    await new Promise((resolve) => setTimeout(resolve, 20))
     expect(elsewhere.getSnapshot().lab.kind).toBe('ready')
     expect(elsewhere.getSnapshot().grading).toBeUndefined()
   })
