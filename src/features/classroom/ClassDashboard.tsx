@@ -1,21 +1,84 @@
+import './classroom.css'
 import { useQuery } from '@tanstack/react-query'
-import { useState } from 'react'
+import { type KeyboardEvent, Suspense, useState } from 'react'
 import type { ClassStudent, ClassSummary } from '../../contract/ideApiTypes'
 import { classPagePath } from '../../contract/idePaths'
 import { localStack } from '../../sandbox/localStack'
 import { ConfirmDialog } from '../../ui/ConfirmDialog'
+import { lazyNamed } from '../../ui/lazyNamed'
 import { ClassActions } from './ClassActions'
 import { StudentRow } from './StudentRow'
 import { refreshMs, useClassBoard } from './useClassBoard'
+
+/** The gradebook's code comes with its tab: the dashboard's first page does not wait for it. */
+const Gradebook = lazyNamed(() => import('./Gradebook'), 'Gradebook')
+
+type ClassTab = 'students' | 'gradebook'
+
+/** The dashboard's views as tabs (arrow keys move between them, as in any tab list). */
+function ClassTabs({ tab, onTab }: { tab: ClassTab; onTab(tab: ClassTab): void }) {
+  const tabs: { id: ClassTab; title: string }[] = [
+    { id: 'students', title: 'Students' },
+    { id: 'gradebook', title: 'Gradebook' },
+  ]
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const step = { ArrowRight: 1, ArrowLeft: -1, Home: -tabs.length, End: tabs.length }[event.key]
+    if (!step) return
+    event.preventDefault()
+    const at = Math.min(tabs.length - 1, Math.max(0, tabs.findIndex((t) => t.id === tab) + step))
+    const to = tabs[at]
+    if (!to) return
+    onTab(to.id)
+    ;(event.currentTarget.children[at] as HTMLElement).focus()
+  }
+  return (
+    <div role="tablist" aria-label="Views of the class" className="class-tabs" onKeyDown={onKeyDown}>
+      {tabs.map(({ id, title }) => (
+        <button
+          key={id}
+          id={`class-tab-${id}`}
+          type="button"
+          role="tab"
+          aria-selected={id === tab}
+          aria-controls={`class-panel-${id}`}
+          tabIndex={id === tab ? 0 : -1}
+          onClick={() => onTab(id)}
+          // Fetched as the pointer comes near, so the tab opens at once.
+          onPointerEnter={id === 'gradebook' ? Gradebook.preload : undefined}
+        >
+          {title}
+        </button>
+      ))}
+    </div>
+  )
+}
 
 /**
  * The teacher's dashboard of a class (`/class/{name}`): every student's state, last activity,
  * join link and last check, live; the check for everyone with how many pass; pause, resume and
  * extend for all; and per student: open their workspace, check, reset the lab, pause or resume,
- * and a new join link.
+ * and a new join link. A class of the stack's own has a Gradebook tab too (grades are kept by the
+ * stack, so a class on E2B has none).
  */
 export function ClassDashboard({ name, remoteId }: { name: string; remoteId?: string }) {
   const board = useClassBoard(name, remoteId)
+  const [tab, setTab] = useState<ClassTab>('students')
+  // Loaded the first time its tab is chosen, then kept (hidden) with what it shows.
+  const [gradebookOpened, setGradebookOpened] = useState(false)
+  const chooseTab = (chosen: ClassTab) => {
+    setTab(chosen)
+    if (chosen === 'gradebook') setGradebookOpened(true)
+  }
+  /** A tab's panel; a class on E2B has no tabs, so its one view is no panel. */
+  const panel = (id: ClassTab) =>
+    remoteId
+      ? {}
+      : {
+          id: `class-panel-${id}`,
+          role: 'tabpanel',
+          'aria-labelledby': `class-tab-${id}`,
+          hidden: tab !== id,
+        }
   const [confirming, setConfirming] = useState<{ kind: 'end' } | { kind: 'reset'; student: ClassStudent }>()
   const { view } = board
 
@@ -40,32 +103,44 @@ export function ClassDashboard({ name, remoteId }: { name: string; remoteId?: st
           {checked > 0 ? `${passing} of ${checked} passing` : 'no checks yet'}
         </span>
       </div>
-      <ClassActions board={board} onEnd={() => setConfirming({ kind: 'end' })} />
-      <p role="status" className="class-summary">
-        {board.summary ?? ''}
-      </p>
-      <table className="sandbox-table" aria-label={`Students of ${name}`}>
-        <thead>
-          <tr>
-            <th scope="col">Student</th>
-            <th scope="col">State</th>
-            <th scope="col">Last activity</th>
-            <th scope="col">Join link</th>
-            <th scope="col">Last check</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {students.map((s) => (
-            <StudentRow
-              key={s.sandboxId}
-              student={s}
-              board={board}
-              onReset={(student) => setConfirming({ kind: 'reset', student })}
-            />
-          ))}
-        </tbody>
-      </table>
+      {!remoteId && <ClassTabs tab={tab} onTab={chooseTab} />}
+      <section {...panel('students')}>
+        <ClassActions board={board} onEnd={() => setConfirming({ kind: 'end' })} />
+        <p role="status" className="class-summary">
+          {board.summary ?? ''}
+        </p>
+        <table className="sandbox-table" aria-label={`Students of ${name}`}>
+          <thead>
+            <tr>
+              <th scope="col">Student</th>
+              <th scope="col">State</th>
+              <th scope="col">Last activity</th>
+              <th scope="col">Join link</th>
+              <th scope="col">Last check</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {students.map((s) => (
+              <StudentRow
+                key={s.sandboxId}
+                student={s}
+                board={board}
+                onReset={(student) => setConfirming({ kind: 'reset', student })}
+              />
+            ))}
+          </tbody>
+        </table>
+      </section>
+      {!remoteId && (
+        <section {...panel('gradebook')}>
+          {gradebookOpened && (
+            <Suspense fallback={<p className="panel-message">Loading the gradebook…</p>}>
+              <Gradebook name={name} active={tab === 'gradebook'} />
+            </Suspense>
+          )}
+        </section>
+      )}
       <ConfirmDialog
         open={confirming?.kind === 'end'}
         id="class-end"

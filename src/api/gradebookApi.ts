@@ -1,0 +1,17 @@
+// The teacher's gradebook of a class of the stack's own (/ide/api/classes/{name}/…), apart from
+// ideApi.ts so it loads with the dashboard's Gradebook tab, not with every page.
+import type { Gradebook, RegradeAnswer, SubmissionDetail } from '../contract/gradebook'
+import { call } from './ideApi'
+
+const classPath = (name: string) => `/classes/${encodeURIComponent(name)}`
+
+export const gradebookApi = {
+  grades: (name: string) => call<Gradebook>('GET', `${classPath(name)}/grades`),
+  submission: (name: string, sandboxId: string, submissionId: string) =>
+    call<SubmissionDetail>(
+      'GET',
+      `${classPath(name)}/submissions/${encodeURIComponent(sandboxId)}/${encodeURIComponent(submissionId)}`,
+    ),
+  regrade: (name: string, lab?: string) =>
+    call<RegradeAnswer>('POST', `${classPath(name)}/regrade`, lab ? { lab } : {}),
+}

@@ -1,0 +1,18 @@
+import { gradebookApi } from '../api/gradebookApi'
+import type { Gradebook, RegradeAnswer, SubmissionDetail } from '../contract/gradebook'
+import { mapped } from './sandboxError'
+
+/**
+ * The teacher's gradebook of one of the stack's own classes (the owner's sign-in only; grades are
+ * kept by the stack, so a class on E2B has none). Failures are SandboxErrors with the stack's words.
+ */
+export const classGrades = {
+  /** Each student's counted score per lab, attempts and submissions. */
+  grades: (name: string): Promise<Gradebook> => mapped(() => gradebookApi.grades(name)),
+  /** One submission: its files, its grade with the grader's output, its diff against the starting files. */
+  submission: (name: string, sandboxId: string, submissionId: string): Promise<SubmissionDetail> =>
+    mapped(() => gradebookApi.submission(name, sandboxId, submissionId)),
+  /** Grades every stored submission again (of one lab, or all) against the lab as it is now. */
+  regrade: (name: string, lab?: string): Promise<RegradeAnswer> =>
+    mapped(() => gradebookApi.regrade(name, lab)),
+}
