@@ -58,8 +58,9 @@ test('a view-only guest sees the owner type, live, and can type nowhere', async 
   const grace = await guest(browser, link, path)
   await expect(grace.page.getByRole('toolbar', { name: 'Sandbox' })).toContainText('View only')
   // No way to the picker or to sharing.
-  await expect(grace.page.getByRole('button', { name: 'Sandboxes' })).toHaveCount(0)
-  await expect(grace.page.getByRole('button', { name: 'Share' })).toHaveCount(0)
+  await expect(grace.page.getByRole('button', { name: 'Sandboxes', exact: true })).toHaveCount(0)
+  // Exact: Ann's avatar is named "Owner, in shared.py".
+  await expect(grace.page.getByRole('button', { name: 'Share', exact: true })).toHaveCount(0)
   await expect.poll(() => grace.editor.text(), { timeout: 15_000 }).toBe('x = 1\ny = 2')
 
   await ann.editor.typeAtEnd('0')
