@@ -108,7 +108,10 @@ test('an edit guest types and the owner sees it; revoking the link cuts the gues
   await expect(second.getByText('already used')).toBeVisible({ timeout: 20_000 })
   await second.context().close()
 
-  await ann.page.getByRole('toolbar', { name: 'Sandbox' }).getByRole('button', { name: 'Share' }).click()
+  await ann.page
+    .getByRole('toolbar', { name: 'Sandbox' })
+    .getByRole('button', { name: 'Share', exact: true })
+    .click()
   await ann.share.revoke('Linus')
   await ann.share.close()
   // Cut off at once: the guest's page says it lost the sandbox, and nothing more it types arrives.
