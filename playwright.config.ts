@@ -23,6 +23,9 @@ export default defineConfig({
   fullyParallel: false,
   workers: 2,
   timeout: 90_000,
+  // Two browsers, two stacks and their sandboxes share two cores: a step that takes a second
+  // alone (git asked for its config, a restored tab checked against the disk) can take five.
+  expect: { timeout: 10_000 },
   forbidOnly: !!process.env.CI,
   // PLAYWRIGHT_JSON_OUTPUT_NAME names the JSON report (scripts/test.mjs runs each project apart).
   reporter: [

@@ -58,8 +58,9 @@ test('a view-only guest sees the owner type, live, and can type nowhere', async 
   const grace = await guest(browser, link, path)
   await expect(grace.page.getByRole('toolbar', { name: 'Sandbox' })).toContainText('View only')
   // No way to the picker or to sharing.
-  await expect(grace.page.getByRole('button', { name: 'Sandboxes' })).toHaveCount(0)
-  await expect(grace.page.getByRole('button', { name: 'Share' })).toHaveCount(0)
+  await expect(grace.page.getByRole('button', { name: 'Sandboxes', exact: true })).toHaveCount(0)
+  // Exact: Ann's avatar is named "Owner, in shared.py".
+  await expect(grace.page.getByRole('button', { name: 'Share', exact: true })).toHaveCount(0)
   await expect.poll(() => grace.editor.text(), { timeout: 15_000 }).toBe('x = 1\ny = 2')
 
   await ann.editor.typeAtEnd('0')
@@ -107,7 +108,10 @@ test('an edit guest types and the owner sees it; revoking the link cuts the gues
   await expect(second.getByText('already used')).toBeVisible({ timeout: 20_000 })
   await second.context().close()
 
-  await ann.page.getByRole('toolbar', { name: 'Sandbox' }).getByRole('button', { name: 'Share' }).click()
+  await ann.page
+    .getByRole('toolbar', { name: 'Sandbox' })
+    .getByRole('button', { name: 'Share', exact: true })
+    .click()
   await ann.share.revoke('Linus')
   await ann.share.close()
   // Cut off at once: the guest's page says it lost the sandbox, and nothing more it types arrives.

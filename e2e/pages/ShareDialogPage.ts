@@ -10,7 +10,10 @@ export class ShareDialogPage {
 
   /** Opens the dialog from the toolbar, makes a link and answers its address. */
   async makeLink(rights: 'View only' | 'Edit', name: string): Promise<string> {
-    await this.page.getByRole('toolbar', { name: 'Sandbox' }).getByRole('button', { name: 'Share' }).click()
+    await this.page
+      .getByRole('toolbar', { name: 'Sandbox' })
+      .getByRole('button', { name: 'Share', exact: true })
+      .click()
     await expect(this.dialog).toBeVisible()
     await this.dialog.getByRole('radio', { name: rights }).check()
     await this.dialog.getByRole('textbox', { name: 'Their name' }).fill(name)
