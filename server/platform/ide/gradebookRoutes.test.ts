@@ -2,9 +2,11 @@
 // wrong hidden test, its students' submissions counted (the best of each), the CSV quoted and
 // safe for a spreadsheet, one submission in full with its diff, the test fixed and every
 // submission regraded; a student's or a guest's session gets none of it (403).
+import { execFile } from 'node:child_process'
 import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Gradebook, GradebookRow, SubmissionDetail } from '../../../src/contract/gradebook'
 import { classGrades, classGradesCsv } from '../../class/classroom'
@@ -15,6 +17,7 @@ import { startTestPlatform, type TestPlatform } from '../testing/platformFixture
 import { runtimePort } from '../testing/runtimeBridge'
 
 const labs = join(import.meta.dirname, '..', 'class', 'grading', 'testing', 'labs')
+const projectRoot = join(import.meta.dirname, '..', '..', '..')
 const hiddenTest = join('graded-sum', 'grader', 'test_hidden.py')
 const correct = 'def total(numbers):\\n    return sum(numbers)\\n'
 /** Spreadsheets take these for formulas; commas and quotes need CSV's quoting. */
@@ -152,10 +155,27 @@ describe('the gradebook', () => {
 
     // `npm run class -- --grades monday [--csv]` asks the same.
     const access = { url: tp.url, apiKey: tp.apiKey, ideToken: tp.platform.ideToken.current() }
-    expect(await classGradesCsv(access, 'monday')).toBe(csv)
     expect(await classGrades(access, 'monday')).toEqual(book)
     await expect(classGradesCsv(access, 'tuesday')).rejects.toThrow("404 no class 'tuesday' on this stack")
-  })
+    // Asynchronously: the platform answers from this very process.
+    const cli = async (...args: string[]) => {
+      const flags = ['--url', tp.url, '--api-key', tp.apiKey, '--data', tp.dataDir, ...args]
+      const run = promisify(execFile)(
+        process.execPath,
+        ['--import', 'tsx', 'server/class/cli.ts', ...flags],
+        {
+          cwd: projectRoot,
+          encoding: 'utf8',
+        },
+      )
+      return (await run).stdout
+    }
+    expect(await cli('--grades', 'monday', '--csv')).toBe(csv)
+    const table = (await cli('--grades', 'monday')).split('\n')
+    expect(table[0]).toMatch(/^Student +Lab +Score \(best\) +Attempts +Last submitted$/)
+    expect(table.find((line) => line.startsWith('ada '))).toMatch(/^ada +graded-sum +3 \/ 4 +2 +\d{4}-/)
+    expect(table.find((line) => line.startsWith('cy '))).toMatch(/^cy +graded-sum +— +0 +—$/)
+  }, 60_000)
 
   it('shows the teacher one submission: its files, the grader output and a diff against the starting files', async () => {
     const sandboxId = sandboxes.ada?.sandboxId
