@@ -1,7 +1,7 @@
 // Co-editing: two browsers with the same file of one sandbox open edit one text, live, before any
 // save; concurrent typing converges; Undo undoes one's own edits only; each sees where the other's
 // cursor is; a save by either leaves both clean; a change from outside (the terminal, git) comes
-// in once, not once per browser. Everything runs through the sandbox's own relay process.
+// in once, not once per browser, and merges with unsaved edits. Everything runs through the sandbox's own relay process.
 import { type Browser, expect, type Page, test } from '@playwright/test'
 import { EditorPage } from './pages/EditorPage'
 import { WorkbenchPage } from './pages/WorkbenchPage'
@@ -60,6 +60,10 @@ test('what one types shows in the other’s editor before a save, and a save by 
   await expect(bob.editor.tab('together.py')).toHaveAccessibleName(unsaved('together.py'))
   // Each one's tab says who else has the file open.
   await expect(bob.editor.tab('together.py')).toHaveAccessibleDescription('Also open by Owner')
+  // And the explorer marks the file.
+  await expect(bobPage.getByRole('treeitem', { name: 'together.py' })).toHaveAccessibleDescription(
+    'open by Owner',
+  )
   expect(await files.read(path)).toBe('x = 1\n')
 
   await bob.editor.typeAtEnd('\nz = 3')
@@ -125,6 +129,33 @@ test('a change from outside comes into the shared text once, and both stay clean
   expect(await ann.editor.text()).toBe('one\ntwo\n')
   await expect(ann.editor.tab('outside.txt')).toHaveAccessibleName('outside.txt')
   await expect(bob.editor.tab('outside.txt')).toHaveAccessibleName('outside.txt')
+})
+
+test('a change from the terminal merges into a text both have edited and not saved: nothing is lost', async () => {
+  const path = `${home}/merge.py`
+  await files.write(path, 'a = 1\nb = 2\nc = 3\n')
+  const ann = await opened(annPage, path)
+  const bob = await opened(bobPage, path)
+  await ann.editor.editor.locator('.view-lines').click()
+  await annPage.keyboard.press('Control+Home')
+  await annPage.keyboard.press('End')
+  await annPage.keyboard.type('0')
+  await expect.poll(() => bob.editor.text()).toBe('a = 10\nb = 2\nc = 3\n')
+
+  // The terminal appends a line while the text holds an unsaved edit: the line comes in, the edit stays.
+  await new WorkbenchPage(bobPage).run(`echo 'd = 4' >> ${path}; echo appended-$((6*7))`, 'appended-42')
+  const both = 'a = 10\nb = 2\nc = 3\nd = 4\n'
+  await expect.poll(() => ann.editor.text()).toBe(both)
+  await expect.poll(() => bob.editor.text()).toBe(both)
+  // Still unsaved for both (the disk lacks Ann's edit), and nobody is asked to choose.
+  await expect(ann.editor.tab('merge.py')).toHaveAccessibleName(unsaved('merge.py'))
+  await expect(bob.editor.tab('merge.py')).toHaveAccessibleName(unsaved('merge.py'))
+  await expect(ann.editor.bannerButton('Keep mine')).toBeHidden()
+  await expect(bob.editor.bannerButton('Keep mine')).toBeHidden()
+
+  await bob.editor.save()
+  await expect.poll(() => files.read(path)).toBe(both)
+  await expect(ann.editor.tab('merge.py')).toHaveAccessibleName('merge.py')
 })
 
 test('each sees who else is here; following one shows their file and place until one moves', async () => {

@@ -370,6 +370,18 @@ export class OpenDocument {
       this.hash = disk.hash
       this.conflict = undefined
       this.buffer.adoptDisk(disk.text as string)
+    } else if (
+      disk.kind === 'changed' &&
+      this.buffer.sharing &&
+      disk.text !== undefined &&
+      !disk.tooBig &&
+      this.buffer.mergeDisk(disk.text)
+    ) {
+      // This page leads: the outside change goes into the shared text as edits, merged with
+      // everyone's unsaved ones; where both changed the same lines, the conflict bar asks.
+      this.version = disk.version
+      this.hash = disk.hash
+      this.conflict = undefined
     } else if (disk.kind === 'changed') {
       const clean = !this.buffer.dirty && !this.conflict
       if (clean && disk.text !== undefined && !disk.tooBig) {

@@ -6,6 +6,7 @@ import { SharedTextBinding } from './collab/SharedTextBinding'
 import type { EditorRange } from './EditorManager'
 import { languageFor } from './languageFor'
 import { baseName } from './movedPath'
+import { mergeEdits } from './threeWayMerge'
 
 let nextModel = 1
 
@@ -75,6 +76,30 @@ export class TextBuffer {
     if (this.savedText === undefined) return
     this.savedText = text
     this.notifyIfDirtyChanged()
+  }
+
+  /**
+   * Takes the disk's new `text` into the edited shared text: a three-way merge against the text
+   * the disk held before, so an outside change (the terminal, git) and the unsaved edits both
+   * stay, and only the lines the outside changed are touched. False, with nothing changed, where
+   * both changed the same lines, or where the text is not shared.
+   */
+  mergeDisk(text: string): boolean {
+    if (this.savedText === undefined) return false
+    const edits = mergeEdits(this.savedText, this.model.getValue(), text)
+    if (!edits) return false
+    if (edits.length)
+      this.model.pushEditOperations(
+        null,
+        edits.map(({ start, end, text: inserted }) => ({
+          range: monaco.Range.fromPositions(this.model.getPositionAt(start), this.model.getPositionAt(end)),
+          text: inserted,
+        })),
+        () => null,
+      )
+    this.savedText = text
+    this.notifyIfDirtyChanged()
+    return true
   }
 
   /** The others who have this file open too (co-editing), by name and colour. */
