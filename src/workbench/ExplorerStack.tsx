@@ -2,6 +2,7 @@ import { Suspense } from 'react'
 import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels'
 import { ExplorerPanel } from '../features/files/ExplorerPanel'
 import { PortsPanel } from '../features/ports/PortsPanel'
+import { useOpenByOthers } from '../features/presence/useOpenByOthers'
 import { ProcessPanel } from '../features/processes/ProcessPanel'
 import { browserStorage } from '../ui/browserStorage'
 import { lazyNamed } from '../ui/lazyNamed'
@@ -28,6 +29,7 @@ export function ExplorerStack({
   onPreview,
   problems,
   sourceControl,
+  workspace,
 }: SideViewProps) {
   const rows = useDefaultLayout({
     id: `layout:${layoutKey}:sidebar`,
@@ -37,10 +39,12 @@ export function ExplorerStack({
   // Source control colours the files it sees changed.
   const scm = useExternalStore(sourceControl?.store ?? nothing)
   const changes = useExternalStore(scm ?? nothing)?.decorations
+  // Co-editing marks the files others have open.
+  const openBy = useOpenByOthers(useExternalStore(workspace.people)?.presence)
   return (
     <Group orientation="vertical" {...rows}>
       <Panel id="files" minSize="15%" style={ownScrolling}>
-        <ExplorerPanel session={session} {...explorer} changes={changes} />
+        <ExplorerPanel session={session} {...explorer} changes={changes} openBy={openBy} />
       </Panel>
       <Separator className="separator" aria-label="Resize processes" />
       <Panel id="processes" defaultSize="25%" minSize="10%" style={ownScrolling}>

@@ -30,6 +30,8 @@ export interface ExplorerProps {
   readOnlyReason?(path: string): string | undefined
   /** Files git sees changed and the folders holding them, by path (source control's decorations). */
   changes?: ReadonlyMap<string, ChangeLetter> | undefined
+  /** Files others have open (co-editing), by path. */
+  openBy?: ReadonlyMap<string, readonly { name: string; color: string }[]> | undefined
 }
 
 // Fetched on the first right-click (or Shift+F10): the explorer's first render does without it.
@@ -57,6 +59,7 @@ function Explorer({
   readOnly = false,
   readOnlyReason,
   changes,
+  openBy,
 }: ExplorerProps & { tree: FileTree }) {
   const rows = useExternalStore(tree)
   const editable = useExternalStore(session).state.kind === 'running' && !readOnly
@@ -203,6 +206,7 @@ function Explorer({
         disabled={!editable}
         reveal={reveal}
         changes={changes}
+        openBy={openBy}
       />
       {rows.length === 0 && (
         <p className="panel-message">This folder is empty. Drop files here to upload them.</p>

@@ -49,6 +49,7 @@ export function FileTreeView({
   disabled,
   reveal,
   changes,
+  openBy,
 }: {
   tree: FileTree
   rows: TreeRow[]
@@ -59,6 +60,8 @@ export function FileTreeView({
   reveal?: string | undefined
   /** Files git sees changed and the folders holding them, by path: one lookup per row shown. */
   changes?: ReadonlyMap<string, ChangeLetter> | undefined
+  /** Files others have open (co-editing), by path. */
+  openBy?: ReadonlyMap<string, readonly { name: string; color: string }[]> | undefined
 }) {
   const scroller = useRef<HTMLDivElement>(null)
   const [active, setActive] = useState(0)
@@ -175,6 +178,13 @@ export function FileTreeView({
           const row = rows[item.index] as TreeRow
           const folder = row.isDir ? row.path : parentOf(row.path)
           const change = changes?.get(row.path)
+          const others = row.isDir ? undefined : openBy?.get(row.path)
+          const description = [
+            change && (row.isDir ? `holds ${changeWords[change]} files` : changeWords[change]),
+            others && `open by ${others.map((person) => person.name).join(', ')}`,
+          ]
+            .filter(Boolean)
+            .join('; ')
           return (
             // biome-ignore lint/a11y/useKeyWithClickEvents: the tree owns the keyboard (aria-activedescendant)
             <div
@@ -188,9 +198,7 @@ export function FileTreeView({
               aria-selected={item.index === active}
               aria-expanded={row.isDir ? row.expanded : undefined}
               aria-label={row.name}
-              aria-description={
-                change && (row.isDir ? `holds ${changeWords[change]} files` : changeWords[change])
-              }
+              aria-description={description || undefined}
               data-git={change}
               title={row.isSymlink ? `${row.path} → ${row.entry.symlinkTarget}` : row.path}
               className="tree-row"
@@ -239,6 +247,21 @@ export function FileTreeView({
               </span>
               <Icon name={fileIcon(row.name, row)} className="tree-icon" />
               <span className="tree-name">{displayName(row.name)}</span>
+              {others && (
+                <span
+                  className="tree-people"
+                  aria-hidden="true"
+                  title={`Open by ${others.map((p) => p.name).join(', ')}`}
+                >
+                  {others.slice(0, 3).map((person) => (
+                    <span
+                      key={person.name + person.color}
+                      className="tree-person"
+                      style={{ background: person.color }}
+                    />
+                  ))}
+                </span>
+              )}
               {change && (
                 <span className="git-badge" aria-hidden="true">
                   {row.isDir ? '•' : change === '?' ? 'U' : change}
