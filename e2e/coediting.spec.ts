@@ -153,6 +153,8 @@ test('a change from the terminal merges into a text both have edited and not sav
   await expect(ann.editor.bannerButton('Keep mine')).toBeHidden()
   await expect(bob.editor.bannerButton('Keep mine')).toBeHidden()
 
+  // Back to the editor from the terminal (there, Ctrl+S would stop the terminal's output).
+  await bob.editor.editor.locator('.view-lines').click()
   await bob.editor.save()
   await expect.poll(() => files.read(path)).toBe(both)
   await expect(ann.editor.tab('merge.py')).toHaveAccessibleName('merge.py')
