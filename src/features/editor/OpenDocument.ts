@@ -373,12 +373,14 @@ export class OpenDocument {
     } else if (
       disk.kind === 'changed' &&
       this.buffer.sharing &&
+      !this.conflict &&
       disk.text !== undefined &&
       !disk.tooBig &&
       this.buffer.mergeDisk(disk.text)
     ) {
       // This page leads: the outside change goes into the shared text as edits, merged with
-      // everyone's unsaved ones; where both changed the same lines, the conflict bar asks.
+      // everyone's unsaved ones; where both changed the same lines, the conflict bar asks (and
+      // once it asks, as for restored unsaved text the disk moved on from, the person decides).
       this.version = disk.version
       this.hash = disk.hash
       this.conflict = undefined
