@@ -114,8 +114,12 @@ test('an edit guest types and the owner sees it; revoking the link cuts the gues
     .click()
   await ann.share.revoke('Linus')
   await ann.share.close()
-  // Cut off at once: the guest's page says it lost the sandbox, and nothing more it types arrives.
-  await expect(new WorkbenchPage(linus.page).state).not.toHaveText('Running', { timeout: 10_000 })
+  // Cut off at once: the guest's page says the link no longer opens the sandbox (and stops
+  // trying), and nothing more it types arrives.
+  await expect(new WorkbenchPage(linus.page).state).toHaveText('Signed out', { timeout: 15_000 })
+  await expect(linus.page.getByRole('alert').filter({ hasText: 'share link' })).toContainText(
+    'This share link no longer opens the sandbox: it was revoked, or it expired.',
+  )
   await linus.editor.typeAtEnd('c = 3').catch(() => {})
   await ann.page.waitForTimeout(1000)
   expect(await ann.editor.text()).toBe('a = 1\nb = 2')

@@ -125,7 +125,8 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Them
     }
   }, [viewOnly, editor, terminals])
   // The owner shares a sandbox of the stack's (the stack holds back its token from guests).
-  const mayShare = useContext(CallerContext)?.role === 'owner' && session.address.source === 'local'
+  const caller = useContext(CallerContext)
+  const mayShare = caller?.role === 'owner' && session.address.source === 'local'
   const [shareOpen, setShareOpen] = useState(false)
   const shareWanted = useOpenedOnce(shareOpen)
   // biome-ignore lint/correctness/useExhaustiveDependencies: commands follow the session's, the lab's and the language servers' state
@@ -233,6 +234,13 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Them
           </select>
         </label>
       </SandboxToolbar>
+      {snap.state.kind === 'signed-out' && (
+        <p className="signed-out" role="alert">
+          {caller?.role === 'guest'
+            ? 'This share link no longer opens the sandbox: it was revoked, or it expired. Ask whoever shared it for a new link.'
+            : `This browser is signed out: ${snap.state.reason}.`}
+        </p>
+      )}
       <WorkbenchLayout
         workspace={workspace}
         theme={theme}

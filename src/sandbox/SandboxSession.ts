@@ -234,6 +234,11 @@ export class SandboxSession {
         this.setState({ kind: 'gone', reason: err.message })
         return
       }
+      // Asking again would not help: the stack said who this browser is opens nothing now.
+      if (err instanceof ApiError && err.status === 401) {
+        this.setState({ kind: 'signed-out', reason: err.message })
+        return
+      }
       this.attempt += 1
       const delay = backoffDelay(this.attempt)
       const reason = err instanceof Error ? err.message : String(err)

@@ -9,6 +9,8 @@ export type SessionState =
   | { kind: 'unreachable'; reason: string }
   /** The sandbox no longer exists. */
   | { kind: 'gone'; reason: string }
+  /** This browser's sign-in no longer opens it (a link revoked or expired, a token rotated): nothing is tried again. */
+  | { kind: 'signed-out'; reason: string }
 
 export type SessionStateKind = SessionState['kind']
 
@@ -27,5 +29,7 @@ export function stateLabel(state: SessionState): string {
       return 'Unreachable'
     case 'gone':
       return 'Gone'
+    case 'signed-out':
+      return 'Signed out'
   }
 }

@@ -62,7 +62,9 @@ export interface EmbedEvents {
   ready: { panels: PanelName[]; readOnly: boolean }
   fileSaved: { path: string }
   processExited: { pid: number; command: string; exitCode: number | null; status: string }
-  stateChanged: { state: 'connecting' | 'running' | 'paused' | 'reconnecting' | 'unreachable' | 'gone' }
+  stateChanged: {
+    state: 'connecting' | 'running' | 'paused' | 'reconnecting' | 'unreachable' | 'gone' | 'signed-out'
+  }
   /** A program in the sandbox started listening on a port (seen within about 2 s). */
   portOpened: { port: number }
   /** Nothing listens on that port any more. */

@@ -13,7 +13,10 @@ export function StatusBar({ session, children }: { session: SandboxSession; chil
   const { state } = snap
   const usage = useSandboxUsage(session, state.kind === 'running')
   const detail =
-    state.kind === 'reconnecting' || state.kind === 'unreachable' || state.kind === 'gone'
+    state.kind === 'reconnecting' ||
+    state.kind === 'unreachable' ||
+    state.kind === 'gone' ||
+    state.kind === 'signed-out'
       ? ` — ${state.reason}`
       : state.kind === 'paused' && state.processesLost
         ? ' — its processes ended; resuming starts fresh ones'
