@@ -192,55 +192,58 @@ function FullWorkbench({ workspace, theme }: { workspace: Workspace; theme: Them
 
   return (
     <div className="workbench">
-      <SandboxToolbar session={session}>
-        {!oneSandboxOnly && (
-          <button type="button" onClick={() => navigate('/sandbox')}>
-            Sandboxes
+      {/* The toolbar and what it has to say are one row of the workbench's grid. */}
+      <div>
+        <SandboxToolbar session={session}>
+          {!oneSandboxOnly && (
+            <button type="button" onClick={() => navigate('/sandbox')}>
+              Sandboxes
+            </button>
+          )}
+          {people && (
+            <Suspense fallback={null}>
+              <PeopleBar
+                presence={people.presence}
+                following={following}
+                onFollow={(page) => people.follow.toggle(page)}
+                onAskToFollow={() => people.presence.askToFollow()}
+              />
+            </Suspense>
+          )}
+          {viewOnly && (
+            <span className="view-only-badge" title="This share link is view-only: you can watch, not change">
+              View only
+            </span>
+          )}
+          {mayShare && (
+            <button type="button" onClick={() => setShareOpen(true)} aria-haspopup="dialog">
+              Share
+            </button>
+          )}
+          <button type="button" onClick={() => setPaletteOpen(true)} aria-keyshortcuts="Control+Shift+P">
+            Commands
           </button>
+          <label className="theme-switch">
+            <span className="visually-hidden">Theme</span>
+            <select
+              value={themeChoice}
+              onChange={(e) => setTheme(e.target.value as ThemeChoice)}
+              aria-label="Theme"
+            >
+              <option value="system">System theme</option>
+              <option value="light">Light</option>
+              <option value="dark">Dark</option>
+            </select>
+          </label>
+        </SandboxToolbar>
+        {snap.state.kind === 'signed-out' && (
+          <p className="signed-out" role="alert">
+            {caller?.role === 'guest'
+              ? 'This share link no longer opens the sandbox: it was revoked, or it expired. Ask whoever shared it for a new link.'
+              : `This browser is signed out: ${snap.state.reason}.`}
+          </p>
         )}
-        {people && (
-          <Suspense fallback={null}>
-            <PeopleBar
-              presence={people.presence}
-              following={following}
-              onFollow={(page) => people.follow.toggle(page)}
-              onAskToFollow={() => people.presence.askToFollow()}
-            />
-          </Suspense>
-        )}
-        {viewOnly && (
-          <span className="view-only-badge" title="This share link is view-only: you can watch, not change">
-            View only
-          </span>
-        )}
-        {mayShare && (
-          <button type="button" onClick={() => setShareOpen(true)} aria-haspopup="dialog">
-            Share
-          </button>
-        )}
-        <button type="button" onClick={() => setPaletteOpen(true)} aria-keyshortcuts="Control+Shift+P">
-          Commands
-        </button>
-        <label className="theme-switch">
-          <span className="visually-hidden">Theme</span>
-          <select
-            value={themeChoice}
-            onChange={(e) => setTheme(e.target.value as ThemeChoice)}
-            aria-label="Theme"
-          >
-            <option value="system">System theme</option>
-            <option value="light">Light</option>
-            <option value="dark">Dark</option>
-          </select>
-        </label>
-      </SandboxToolbar>
-      {snap.state.kind === 'signed-out' && (
-        <p className="signed-out" role="alert">
-          {caller?.role === 'guest'
-            ? 'This share link no longer opens the sandbox: it was revoked, or it expired. Ask whoever shared it for a new link.'
-            : `This browser is signed out: ${snap.state.reason}.`}
-        </p>
-      )}
+      </div>
       <WorkbenchLayout
         workspace={workspace}
         theme={theme}

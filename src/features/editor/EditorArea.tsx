@@ -90,7 +90,9 @@ function OpenFiles({
   const readOnlyReason =
     state.kind === 'running'
       ? active?.readOnly
-      : `The sandbox is ${stateLabel(state).toLowerCase()}: editing is disabled until it runs again.`
+      : state.kind === 'signed-out'
+        ? 'This browser is signed out of the sandbox: editing is disabled.'
+        : `The sandbox is ${stateLabel(state).toLowerCase()}: editing is disabled until it runs again.`
   const hasText = snap.documents.some((d) => d.view === 'text')
   const diskText = active?.comparing ? active.conflict?.diskText : undefined
   // The disk's version in a conflict, or another version the Source Control view asked for.
