@@ -44,6 +44,9 @@ const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]'])
  * between running, paused, reconnecting (backoff with jitter), unreachable and gone. React
  * subscribes to it; streams (terminals, watches) ask it for transports and report trouble to it.
  */
+/** How often a signed-out page asks whether it is signed in again. */
+const signedOutRecheckMs = 30_000
+
 export class SandboxSession {
   private snapshot: SessionSnapshot
   private readonly subscribers = new Subscribers()
@@ -234,9 +237,11 @@ export class SandboxSession {
         this.setState({ kind: 'gone', reason: err.message })
         return
       }
-      // Asking again would not help: the stack said who this browser is opens nothing now.
+      // The stack says this browser's sign-in opens nothing now: said at once, and asked again
+      // only now and then (a sign-in in another tab, or a stack that answered wrongly once).
       if (err instanceof ApiError && err.status === 401) {
         this.setState({ kind: 'signed-out', reason: err.message })
+        this.schedule(signedOutRecheckMs)
         return
       }
       this.attempt += 1

@@ -9,7 +9,7 @@ export type SessionState =
   | { kind: 'unreachable'; reason: string }
   /** The sandbox no longer exists. */
   | { kind: 'gone'; reason: string }
-  /** This browser's sign-in no longer opens it (a link revoked or expired, a token rotated): nothing is tried again. */
+  /** This browser's sign-in no longer opens it (a link revoked or expired, a token rotated): asked again only now and then. */
   | { kind: 'signed-out'; reason: string }
 
 export type SessionStateKind = SessionState['kind']
