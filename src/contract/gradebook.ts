@@ -1,5 +1,6 @@
 // The teacher's gradebook of a class (/ide/api/classes/{name}/grades), shared by the stack, the
 // dashboard and `npm run class -- --grades`, with its CSV: one writer, so the three agree.
+import type { SubmissionTest } from './submissions'
 
 /**
  * Which submission of a student's lab counts: the best-scored, or the last. Every class counts
@@ -60,14 +61,7 @@ export interface SubmissionDetail {
     status: string
     /** The last 8 KiB of the grader's output. */
     output: string
-    tests: {
-      name: string
-      className?: string
-      outcome: 'passed' | 'failed' | 'skipped'
-      message?: string
-      earned: number
-      points: number
-    }[]
+    tests: SubmissionTest[]
     /** Submitted paths the grader did not use (the lab's own stood instead). */
     ignored: string[]
   }

@@ -1,17 +1,8 @@
+import type { SubmissionTest } from '../../../../src/contract/submissions'
 import { parseXml, type XmlElement, XmlError } from './xmlElements'
 
-/** One test of a graded submission. */
-export interface TestResult {
-  name: string
-  /** The report's classname, when it has one (`test_main.TestAverage`). */
-  className?: string
-  outcome: 'passed' | 'failed' | 'skipped'
-  /** What the runner said of a failure, an error or a skip (cut to a few KiB). */
-  message?: string
-  /** What it earned: its points when passed, otherwise 0. */
-  earned: number
-  points: number
-}
+/** One test of a graded submission (its message cut to a few KiB), as the contract has it. */
+export type TestResult = SubmissionTest
 
 /** The most of a message kept per test. */
 const maxMessage = 4 * 1024

@@ -1,24 +1,14 @@
 import { createHash } from 'node:crypto'
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import type { SubmissionView } from '../../../../src/contract/submissions'
 import { isSandboxId } from '../../ids'
 import { readJsonRecord, writeRecordFile } from '../../recordFile'
 import type { Grade } from './gradeSubmission'
 import type { SubmittedFile } from './submissionFiles'
 
-/** What is kept of one submission besides its files. */
-export interface Submission {
-  id: string
-  sandboxId: string
-  templateID: string
-  student: string
-  className?: string
-  /** ISO time it was submitted. */
-  submittedAt: string
-  /** sha256 of its files, each path and content in path order: two submissions of the same work share it. */
-  contentHash: string
-  files: string[]
-}
+/** What is kept of one submission besides its files (and its grade), as the contract has it. */
+export type Submission = Omit<SubmissionView, 'grade'>
 
 /**
  * Submissions in the stack's data folder, `submissions/{sandboxId}/{id}/`: `submission.json`,
