@@ -2,8 +2,8 @@
 // dashboard, the command palette, the close dialog, the lab panel and its reset dialog, File: Open…, the preview, and the
 // embed with its consent dialog, in the light theme and the dark one; no serious or critical
 // finding is allowed (contrast included). The phone layout is audited in phone.spec.ts.
-import AxeBuilder from '@axe-core/playwright'
-import { expect, type Page, test } from '@playwright/test'
+import { expect, test } from '@playwright/test'
+import { axeFindings } from './axeFindings'
 import { chromiumLaunchOptions } from './chromium'
 import { EditorPage } from './pages/EditorPage'
 import { EmbedParentPage } from './pages/EmbedParentPage'
@@ -20,16 +20,6 @@ test.use({
 
 const stack = stackForThisFile()
 
-/** The serious and critical findings on the page now, one line each. */
-async function findings(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze()
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
-}
-
 for (const theme of ['light', 'dark'] as const) {
   test(`the workbench, its palette, dialog and preview have no serious finding (${theme})`, async ({
     page,
@@ -40,13 +30,13 @@ for (const theme of ['light', 'dark'] as const) {
     const wb = new WorkbenchPage(page)
     await wb.goto(stack.link())
     await expect(page.locator('html')).toHaveAttribute('data-theme', theme)
-    expect(await findings(page)).toEqual([])
+    expect(await axeFindings(page)).toEqual([])
 
     await wb.type('cd ~/a11y && python3 -m http.server 8010\n')
     const port = page.getByRole('region', { name: 'Ports' }).getByRole('listitem', { name: 'Port 8010' })
     await port.getByRole('button', { name: 'Preview' }).click()
     await expect(page.getByRole('region', { name: 'Preview of port 8010' }).locator('iframe')).toBeVisible()
-    expect(await findings(page)).toEqual([])
+    expect(await axeFindings(page)).toEqual([])
 
     const editor = new EditorPage(page)
     await editor.open('/home/user/a11y/page.html')
@@ -55,12 +45,12 @@ for (const theme of ['light', 'dark'] as const) {
     // Delete on the tab asks first: the file has unsaved changes.
     await editor.tab('page.html').press('Delete')
     await expect(editor.closeDialog).toBeVisible()
-    expect(await findings(page)).toEqual([])
+    expect(await axeFindings(page)).toEqual([])
     await editor.closeDialog.getByRole('button', { name: /Don.t save/ }).click()
 
     await page.keyboard.press('Control+Shift+P')
     await expect(wb.palette).toBeVisible()
-    expect(await findings(page)).toEqual([])
+    expect(await axeFindings(page)).toEqual([])
     await page.keyboard.press('Escape')
     await wb.type('\u0003')
   })
@@ -80,16 +70,16 @@ test("the teacher's dashboard, a check's output and the end-class dialog have no
   await page.getByRole('button', { name: 'Run the check for everyone' }).click()
   await expect(page.getByRole('status')).toHaveText('0 of 1 passing', { timeout: 30_000 })
   await table.getByText('failed', { exact: true }).click()
-  expect(await findings(page)).toEqual([])
+  expect(await axeFindings(page)).toEqual([])
   await page.getByRole('button', { name: 'End the class…' }).click()
   await expect(page.getByRole('alertdialog', { name: 'End the class audit?' })).toBeVisible()
-  expect(await findings(page)).toEqual([])
+  expect(await axeFindings(page)).toEqual([])
 })
 
 test('the sandbox picker has no serious finding', async ({ page }) => {
   await page.goto(stack.link('/sandbox'))
   await expect(page.getByRole('table', { name: 'Local sandboxes' })).toBeVisible()
-  expect(await findings(page)).toEqual([])
+  expect(await axeFindings(page)).toEqual([])
 })
 
 for (const theme of ['light', 'dark'] as const)
@@ -102,15 +92,15 @@ for (const theme of ['light', 'dark'] as const)
     await wb.goto(stack.link(`/sandbox/${sandboxID}`))
     const lab = new LabPanelPage(page)
     await expect(lab.instructions).toContainText(/\w/)
-    expect(await findings(page)).toEqual([])
+    expect(await axeFindings(page)).toEqual([])
     await lab.button('Reset…').click()
     await expect(lab.resetDialog).toBeVisible()
-    expect(await findings(page)).toEqual([])
+    expect(await axeFindings(page)).toEqual([])
     await page.keyboard.press('Escape')
 
     const editor = new EditorPage(page)
     await editor.showOpenDialog()
-    expect(await findings(page)).toEqual([])
+    expect(await axeFindings(page)).toEqual([])
     await page.keyboard.press('Escape')
     await stack.api('DELETE', `/sandboxes/${sandboxID}`)
   })
@@ -122,9 +112,9 @@ for (const theme of ['light', 'dark'] as const)
     await parent.gotoTestParent(`panels=files,editor,terminal&theme=${theme}`)
     await expect(parent.ide.getByRole('tree', { name: 'Files' })).toBeVisible()
     await expect.poll(() => parent.terminalText()).toMatch(/\$$/)
-    expect(await findings(page)).toEqual([])
+    expect(await axeFindings(page)).toEqual([])
     await parent.start('runCommand', 'echo audited')
     await expect(parent.consent).toBeVisible()
-    expect(await findings(page)).toEqual([])
+    expect(await axeFindings(page)).toEqual([])
     await parent.consent.getByRole('button', { name: "Don't run" }).click()
   })

@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process'
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, test } from '@playwright/test'
+import { axeFindings } from './axeFindings'
 import { GradebookPage } from './pages/GradebookPage'
 import { LabPanelPage } from './pages/LabPanelPage'
 import { WorkbenchPage } from './pages/WorkbenchPage'
@@ -26,16 +26,6 @@ const hiddenTest = join(templates, 'graded-sum', 'grader', 'test_hidden.py')
 const replaceIn = (path: string, from: string, to: string) =>
   writeFileSync(path, readFileSync(path, 'utf8').replace(from, to))
 const solved = 'def total(numbers):\\n    return sum(numbers)\\n'
-
-/** axe's serious and critical findings on the page now (as a11y.spec.ts audits the dashboard). */
-async function findings(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze()
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
-}
 
 let teacher: Page
 let ada: WorkbenchPage
@@ -81,7 +71,7 @@ test('a student submits, and the teacher sees the row: score, attempts, time; so
   await expect(gradebook().row('ada', 'graded-sum').getByRole('cell').nth(2)).toHaveText('1')
   await expect(gradebook().row('ben', 'graded-sum')).toContainText('no submission')
   expect(await gradebook().students()).toEqual(['ada', 'ben'])
-  expect(await findings(teacher)).toEqual([])
+  expect(await axeFindings(teacher)).toEqual([])
   const studentHeader = gradebook().table.getByRole('columnheader', { name: /^Student/ })
   await expect(studentHeader).toHaveAttribute('aria-sort', 'ascending')
   await studentHeader.getByRole('button').click()
@@ -98,7 +88,7 @@ test('a row opens the submission: its diff against the starting files, the grade
   await expect(view.locator('pre.diff')).toContainText('-    return 0')
   await expect(view.getByRole('listitem').filter({ hasText: 'test_positive' })).toContainText('failed')
   await expect(view).toContainText('test_positive')
-  expect(await findings(teacher)).toEqual([])
+  expect(await axeFindings(teacher)).toEqual([])
   await view.locator('summary', { hasText: 'solution.py' }).click()
   await expect(view.locator('details[open] pre')).toHaveText('def total(numbers):\n    return sum(numbers)\n')
   await teacher.keyboard.press('Escape')
