@@ -21,6 +21,7 @@ describe('the gradebook as CSV', () => {
     const book: Gradebook = {
       className: 'monday',
       policy: 'best',
+      late: { kind: 'late', penaltyPercentPerDay: 10 },
       labs: ['lab'],
       rows: [
         {
@@ -39,12 +40,30 @@ describe('the gradebook as CSV', () => {
           submissions: [],
         },
         { student: 'ben\nnext', lab: 'lab', attempts: 1, late: false, submissions: [] },
+        {
+          student: 'cy',
+          lab: 'lab',
+          // Two days late at 10% a day: 4 counts for 3.2; the raw 4 is not the CSV's.
+          counted: {
+            sandboxId: 's',
+            submissionId: 'y',
+            submittedAt: '2026-01-03T10:00:00.000Z',
+            score: 4,
+            maxScore: 4,
+            daysLate: 2,
+            countedScore: 3.2,
+          },
+          attempts: 1,
+          late: true,
+          submissions: [],
+        },
       ],
     }
     expect(gradebookCsv(book)).toBe(
       'student,lab,score,max,submitted_at,late\r\n' +
         `"'=cmd|"" /C calc""!A0",lab,2.5,4,2026-01-01T10:00:00.000Z,false\r\n` +
-        '"ben\nnext",lab,,,,\r\n',
+        '"ben\nnext",lab,,,,\r\n' +
+        'cy,lab,3.2,4,2026-01-03T10:00:00.000Z,true\r\n',
     )
   })
 })

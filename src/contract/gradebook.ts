@@ -1,10 +1,11 @@
 // The teacher's gradebook of a class (/ide/api/classes/{name}/grades), shared by the stack, the
 // dashboard and `npm run class -- --grades`, with its CSV: one writer, so the three agree.
+import type { LatePolicy } from './deadlines'
 import type { SubmissionTest } from './submissions'
 
 /**
- * Which submission of a student's lab counts: the best-scored, or the last. Every class counts
- * the best for now; a class's deadline policy will choose (issue 42).
+ * Which on-time submission of a student's lab counts: the best-scored, or the last. The class
+ * chooses (its deadline's `counts`); a late one counts only when none was on time.
  */
 export type GradePolicy = 'best' | 'last'
 
@@ -18,6 +19,10 @@ export interface GradebookAttempt {
   maxScore?: number
   /** Why it earned nothing whatever its tests say (cut at its time limit, no report). */
   problem?: string
+  /** Started days after the student's deadline; absent when on time. */
+  daysLate?: number
+  /** A late one's score less the class's penalty (`score` stays the raw score); absent when on time or refused. */
+  countedScore?: number
 }
 
 /** One student's work on one lab. */
@@ -29,8 +34,12 @@ export interface GradebookRow {
   counted?: GradebookAttempt
   attempts: number
   lastSubmittedAt?: string
-  /** Submitted after the deadline: always false until classes have deadlines. */
+  /** The counted submission was late (no on-time one was graded). */
   late: boolean
+  /** The student's deadline (their extension, else the class's). */
+  dueAt?: string
+  /** `dueAt` is an extension of theirs. */
+  extended?: boolean
   /** Every submission, oldest first. */
   submissions: GradebookAttempt[]
 }
@@ -38,6 +47,9 @@ export interface GradebookRow {
 export interface Gradebook {
   className: string
   policy: GradePolicy
+  /** The class's deadline, when it has one, and what late work gets. */
+  deadline?: string
+  late: LatePolicy
   /** The labs of its rows, sorted. */
   labs: string[]
   /** By student, then lab; a student of the class who submitted nothing has a row with no attempts. */
@@ -97,9 +109,15 @@ export function csvField(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
 }
 
+/** What the counted submission counts for: a late one's score less its penalty, else its score. */
+export function countedScoreOf(attempt: GradebookAttempt | undefined): number | undefined {
+  return attempt?.countedScore ?? attempt?.score
+}
+
 /**
  * The gradebook as CSV (RFC 4180: CRLF line ends, a header line): each student's counted score
- * per lab; a student without a graded submission has the score, max and time empty.
+ * per lab (a late one's with its penalty taken off), and whether it was late; a student without
+ * a graded submission has the score, max, time and late empty.
  */
 export function gradebookCsv(book: Gradebook): string {
   const lines = [gradebookCsvHeader.join(',')]
@@ -108,7 +126,7 @@ export function gradebookCsv(book: Gradebook): string {
     const cells = [
       neutralised(row.student),
       neutralised(row.lab),
-      counted?.score === undefined ? '' : String(counted.score),
+      countedScoreOf(counted) === undefined ? '' : String(countedScoreOf(counted)),
       counted?.maxScore === undefined ? '' : String(counted.maxScore),
       counted?.submittedAt ?? '',
       counted ? String(row.late) : '',

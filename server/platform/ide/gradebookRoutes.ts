@@ -1,7 +1,7 @@
 import { z } from 'zod'
+import { type ClassDeadline, noDeadline } from '../../../src/contract/deadlines'
 import {
   type Gradebook,
-  type GradePolicy,
   gradebookCsv,
   type RegradeAnswer,
   type SubmissionDetail,
@@ -38,11 +38,11 @@ export function gradebookRoutes(deps: {
   manager: SandboxManager
   templates: Pick<TemplateCatalog, 'folder'>
   store: SubmissionStore
-  /** Which submission counts in a class; every class counts the best until classes have deadlines. */
-  policyOf?: (className: string) => GradePolicy
+  /** A class's deadline and which submission counts (its `counts`); none, and the best, when absent. */
+  deadlineOf?: (className: string) => ClassDeadline
 }): IdeRoute[] {
   const { manager, templates, store } = deps
-  const policyOf = deps.policyOf ?? (() => 'best')
+  const deadlineOf = deps.deadlineOf ?? (() => noDeadline)
   const regrading = new Set<string>()
 
   /** Whether a template is a graded lab, asked once per template per request. */
@@ -71,7 +71,7 @@ export function gradebookRoutes(deps: {
     for (const r of sandboxes)
       if (await isGraded(r.templateID))
         members.push({ student: r.metadata.student ?? r.sandboxID, lab: r.templateID })
-    return gradebookOf(name, submissions, members, policyOf(name))
+    return gradebookOf(name, submissions, members, deadlineOf(name))
   }
 
   return [
