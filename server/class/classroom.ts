@@ -1,5 +1,6 @@
 // A class: one sandbox per student, all from the same template, made through the stack's E2B
 // API, or on an E2B remote through the stack's IDE API (so the teacher's E2B key stays there).
+import type { ClassDeadline } from '../../src/contract/deadlines'
 import type { Gradebook } from '../../src/contract/gradebook'
 import type { ClassView, JoinLinkView, SessionInfo } from '../../src/contract/ideApiTypes'
 import { sandboxPagePath } from '../../src/contract/idePaths'
@@ -346,4 +347,29 @@ export async function classGradesCsv(access: PlatformAccess, className: string):
     throw new IdeCallError(res.status, `GET ${path}: ${res.status} ${message}`)
   }
   return text
+}
+
+/** What `npm run class` sets of a class's deadline (see ClassDeadline); `deadline` null for none. */
+export type DeadlineSettings = Omit<ClassDeadline, 'extensions' | 'deadline'> & { deadline: string | null }
+
+/**
+ * Sets a class's deadline, late policy, which grade counts and exam mode (the stack's own
+ * classes); what `changes` leaves out stays as it was.
+ */
+export async function setClassDeadline(
+  access: PlatformAccess,
+  className: string,
+  changes: Partial<DeadlineSettings>,
+): Promise<ClassDeadline> {
+  if (!access.ideToken)
+    throw new Error("a deadline needs the stack's IDE token: pass --data with its data folder")
+  if (access.remoteId !== undefined)
+    throw new Error('deadlines are kept for the classes of the stack itself, not of an E2B remote')
+  const path = `/classes/${encodeURIComponent(className)}/deadline`
+  const { extensions: _kept, deadline, ...now } = await ideCall<ClassDeadline>(access, 'GET', path)
+  return ideCall<ClassDeadline>(access, 'PUT', path, {
+    ...now,
+    deadline: deadline ?? null,
+    ...changes,
+  } satisfies DeadlineSettings)
 }

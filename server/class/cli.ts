@@ -9,12 +9,14 @@ import {
   addRemote,
   classGrades,
   classGradesCsv,
+  type DeadlineSettings,
   endClass,
   listClass,
   numberedStudents,
   type PlatformAccess,
   relinkStudent,
   type StudentSandbox,
+  setClassDeadline,
   startClass,
 } from './classroom'
 
@@ -22,6 +24,7 @@ const usage = `Usage: npm run class -- --template ID (--students N | --names a,b
        npm run class -- --list NAME | --end NAME
        npm run class -- --grades NAME [--csv]
        npm run class -- --new-link STUDENT --class NAME
+       npm run class -- --class NAME --deadline TIME [--late refuse|PERCENT] [--counts best|last] [--exam]
 
 Creates one sandbox per student from a template (a folder of labs/, e.g. python-basics) through
 the platform API of a running stack (npm start), and prints each student's join link: it opens
@@ -48,6 +51,13 @@ Options:
                     the same file as the dashboard's Download CSV
   --new-link NAME   a new join link for that student of --class (the old ones stop working,
                     and so does the browser that opened them)
+  --deadline TIME   the class's deadline, ISO 8601: 2026-06-01T17:00 (this machine's time) or
+                    2026-06-01T17:00Z; 'none' for none. With --template, set as the class is made;
+                    with --class alone, changed (the teacher's dashboard can change it too)
+  --late P          after the deadline: 'refuse' submissions (the default), or a number: accept
+                    them, marked late, losing P percent of their score for each started day
+  --counts best|last  which on-time submission counts (default best)
+  --exam            exam mode: a student's sandbox is paused at their deadline, and stays so
   --e2b-api-key K   make the class on E2B with this key (kept by the stack, sent nowhere else)
   --e2b-api-url URL  E2B's API (default https://api.e2b.app), e.g. a self-hosted E2B
   --e2b-domain NAME  E2B's sandbox domain when it is not the API's (default: from --e2b-api-url)
@@ -125,6 +135,10 @@ try {
       grades: { type: 'string' },
       csv: { type: 'boolean' },
       'new-link': { type: 'string' },
+      deadline: { type: 'string' },
+      late: { type: 'string' },
+      counts: { type: 'string' },
+      exam: { type: 'boolean' },
       url: { type: 'string' },
       'public-url': { type: 'string' },
       'e2b-api-key': { type: 'string' },
@@ -146,6 +160,38 @@ if (values.help) {
   process.exit(0)
 }
 
+/** The deadline flags given, checked; undefined when none is. */
+function deadlineFlags(): Partial<DeadlineSettings> | undefined {
+  const changes: Partial<DeadlineSettings> = {}
+  const deadline = text('deadline')
+  if (deadline !== undefined) {
+    if (deadline !== 'none' && Number.isNaN(Date.parse(deadline)))
+      fail(`--deadline must be a time such as 2026-06-01T17:00, not '${deadline}'`)
+    changes.deadline = deadline === 'none' ? null : new Date(deadline).toISOString()
+  }
+  const late = text('late')
+  if (late !== undefined) {
+    const percent = Number(late)
+    if (late !== 'refuse' && !(late.trim() !== '' && percent >= 0 && percent <= 100))
+      fail(`--late must be 'refuse' or a percent from 0 to 100, not '${late}'`)
+    changes.late = late === 'refuse' ? { kind: 'refuse' } : { kind: 'late', penaltyPercentPerDay: percent }
+  }
+  const counts = text('counts')
+  if (counts !== undefined) {
+    if (counts !== 'best' && counts !== 'last') fail(`--counts must be best or last, not '${counts}'`)
+    changes.counts = counts
+  }
+  if (values.exam) changes.examMode = true
+  return Object.keys(changes).length > 0 ? changes : undefined
+}
+
+/** The class's deadline in a line. */
+function deadlineLine(className: string, d: Awaited<ReturnType<typeof setClassDeadline>>): string {
+  const late =
+    d.late.kind === 'refuse' ? 'late work refused' : `late work loses ${d.late.penaltyPercentPerDay}% a day`
+  return `Class '${className}': ${d.deadline ? `due ${d.deadline}` : 'no deadline'}, ${late}, the ${d.counts} submission counts${d.examMode ? ', exam mode' : ''}.`
+}
+
 const dataDir = resolve(text('data') ?? process.env.SANDBOX_DATA_DIR ?? '.data')
 const access: PlatformAccess = {
   url: (text('url') ?? `http://127.0.0.1:${process.env.PORT ?? 8787}`).replace(/\/$/, ''),
@@ -163,8 +209,12 @@ try {
   const endName = text('end')
   const relinked = text('new-link')
   const gradesName = text('grades')
+  const deadline = deadlineFlags()
   if (values.csv && !gradesName) fail('--csv goes with --grades NAME')
-  if (gradesName) {
+  if (deadline && !text('template')) {
+    const className = text('class') ?? fail('a deadline goes with --template (a new class) or --class NAME')
+    console.log(deadlineLine(className, await setClassDeadline(access, className, deadline)))
+  } else if (gradesName) {
     if (values.csv) process.stdout.write(await classGradesCsv(access, gradesName))
     else printGrades(await classGrades(access, gradesName))
   } else if (relinked) {
@@ -207,6 +257,8 @@ try {
       `\nClass '${className}': ${sandboxes.length} of ${students.length} sandboxes from '${template}' in ${seconds} s.`,
     )
     for (const failure of failures) console.error(`  ${failure.student}: ${failure.error}`)
+    if (deadline && sandboxes.length > 0)
+      console.log(deadlineLine(className, await setClassDeadline(access, className, deadline)))
     const where = access.remoteId ? ` --remote ${access.remoteId}` : ''
     console.log(
       `The teacher's dashboard: ${access.publicUrl ?? access.url}${classPagePath(className, access.remoteId)}`,

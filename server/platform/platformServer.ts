@@ -16,6 +16,8 @@ import { PortAccess, refusePort } from './access/portAccess'
 import { isPlatformApiPath, platformApi } from './api/platformApi'
 import { platformApiKey } from './apiKey'
 import { ClassBoard } from './class/classBoard'
+import { ClassDeadlines } from './class/classDeadlines'
+import { examCloser } from './class/examCloser'
 import { defaultSandboxId } from './defaultSandbox'
 import { chooseSandboxDisks, type SandboxDisks } from './disk/sandboxDisks'
 import { releaseMountsUnder } from './disk/staleMounts'
@@ -178,6 +180,8 @@ async function startOnFolder(
   })
   const sandboxTarget = sandboxTargets(config.domain)
   const classBoard = new ClassBoard(config.dataDir, joinLinks, router.lastActivity, stillExists, log)
+  const deadlines = new ClassDeadlines(config.dataDir, log)
+  const exams = examCloser({ deadlines, manager, log })
   const ide = ideApi({
     manager,
     templates,
@@ -190,6 +194,8 @@ async function startOnFolder(
     joinLinks,
     portAccess,
     classBoard,
+    deadlines,
+    examPass: exams.pass,
     dataDir: config.dataDir,
     defaultSandboxTimeout: config.defaultSandboxTimeout,
     defaultSandboxId: () => defaultSandboxId(config.dataDir, manager),
@@ -254,6 +260,7 @@ async function startOnFolder(
     manager,
     templates,
     close: async () => {
+      exams.stop()
       router.breakAll()
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))

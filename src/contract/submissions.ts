@@ -37,4 +37,8 @@ export interface SubmissionView {
   /** The paths submitted, relative to the home folder. */
   files: string[]
   grade?: SubmissionGrade
+  /** Started days after the student's deadline (by the deadline as it is now); absent when on time. */
+  daysLate?: number
+  /** A late one's score less the class's penalty, which is what it counts for; absent when on time or refused. */
+  countedScore?: number
 }

@@ -12,7 +12,9 @@ import type { JoinLinks } from '../access/joinLinks'
 import type { PortAccess } from '../access/portAccess'
 import { readJsonBody, sendError, sendJson } from '../api/httpJson'
 import type { ClassBoard } from '../class/classBoard'
+import type { ClassDeadlines } from '../class/classDeadlines'
 import { localClassPlace } from '../class/classPlace'
+import { examIsOver } from '../class/examCloser'
 import { SubmissionStore } from '../class/grading/submissionStore'
 import { TeacherPresence } from '../class/teacherPresence'
 import type { SandboxDisks } from '../disk/sandboxDisks'
@@ -23,6 +25,7 @@ import type { SandboxManager } from '../sandboxManager'
 import { sameSandbox } from '../sandboxRef'
 import type { TemplateCatalog } from '../templates/templateCatalog'
 import { classRoutes } from './classRoutes'
+import { deadlineRoutes } from './deadlineRoutes'
 import { gradebookRoutes } from './gradebookRoutes'
 import { guardIdeRequest } from './ideRequestGuard'
 import type { IdeRoute } from './ideRoute'
@@ -57,6 +60,9 @@ export interface IdeApiOptions {
   portAccess: PortAccess
   /** The teacher's dashboard of each class. */
   classBoard: ClassBoard
+  /** The classes' deadlines, and exam mode's look at them (run again when one changes). */
+  deadlines: ClassDeadlines
+  examPass: () => Promise<void>
   /** Where remotes.json lives. */
   dataDir: string
   /** Timeout of sandboxes the IDE creates or resumes without one (seconds). */
@@ -206,6 +212,13 @@ export function ideApi(options: IdeApiOptions) {
       ...(options.domain ? { domain: options.domain } : {}),
       portAccess: options.portAccess,
       presence,
+      mayResume: (record, caller) => {
+        if (caller?.role !== 'owner' && examIsOver(options.deadlines, record.metadata))
+          throw new PlatformError(
+            403,
+            'the deadline has passed: this exam’s sandbox stays closed (the teacher can still open it)',
+          )
+      },
     }),
     ...joinLinkRoutes({ joinLinks: options.joinLinks, manager: options.manager, remotes }),
     ...shareLinkRoutes({ joinLinks: options.joinLinks, manager: options.manager }),
@@ -216,8 +229,24 @@ export function ideApi(options: IdeApiOptions) {
       joinLinks: options.joinLinks,
     }),
     ...remoteRoutes({ store: remotes, presence, log: options.log }),
-    ...submissionRoutes({ manager: options.manager, templates: options.templates, store: submissions }),
-    ...gradebookRoutes({ manager: options.manager, templates: options.templates, store: submissions }),
+    ...submissionRoutes({
+      manager: options.manager,
+      templates: options.templates,
+      store: submissions,
+      deadlines: options.deadlines,
+    }),
+    ...gradebookRoutes({
+      manager: options.manager,
+      templates: options.templates,
+      store: submissions,
+      deadlineOf: (name) => options.deadlines.get(name),
+    }),
+    ...deadlineRoutes({
+      manager: options.manager,
+      store: submissions,
+      deadlines: options.deadlines,
+      changed: () => void options.examPass(),
+    }),
   ]
   const limiter = new FailureLimiter()
 

@@ -36,6 +36,8 @@ export interface LocalSandboxDeps {
   portAccess: Pick<PortAccess, 'grant'>
   /** Whether the teacher has a student's sandbox open, for the student's page. */
   presence: TeacherPresence
+  /** Throws when the caller may not resume this paused sandbox now (an exam whose deadline passed). */
+  mayResume?: (record: SandboxRecord, caller: Caller | undefined) => void
 }
 
 function sandboxIdParam(params: string[]): string {
@@ -147,6 +149,8 @@ export function localSandboxRoutes(deps: LocalSandboxDeps): IdeRoute[] {
         POST: async (req, res, params, caller) => {
           const id = sandboxIdParam(params)
           const body = await readJsonBody(req, resumeSandboxBody, { optional: true })
+          const before = manager.get(id)
+          if (before.state === 'paused') deps.mayResume?.(before, caller)
           // Running: only a later timeout; paused: thawed, or a fresh runtime after a restart.
           const { record } = await manager.connect(id, body.timeoutSeconds ?? deps.defaultTimeoutSeconds)
           deps.portAccess.grant(req, res, caller, id)

@@ -1,5 +1,7 @@
+import { type ClassDeadline, dueOf, lateness, noDeadline } from '../../../src/contract/deadlines'
 import type { LabManifest } from '../../../src/contract/labManifest'
 import { sendJson } from '../api/httpJson'
+import type { ClassDeadlines } from '../class/classDeadlines'
 import { type Grade, gradeSubmission, NotGradableError } from '../class/grading/gradeSubmission'
 import { studentFiles } from '../class/grading/studentFiles'
 import { SubmissionError } from '../class/grading/submissionFiles'
@@ -18,8 +20,15 @@ type Feedback = NonNullable<LabManifest['grade']>['feedback']
  * `feedback` allows (no grader output, which could show a hidden test; messages only with
  * `messages`, tests only unless `score`).
  */
-function view(entry: { submission: Submission; grade?: Grade }, feedback: Feedback | 'all') {
-  const { submission, grade } = entry
+function view(
+  entry: { submission: Submission; grade?: Grade },
+  feedback: Feedback | 'all',
+  deadline: ClassDeadline,
+) {
+  const { submission: stored, grade } = entry
+  // Late by the deadline as it is now (an extension given since makes it on time).
+  const late = lateness(deadline, stored.student, stored.submittedAt, grade?.score)
+  const submission = { ...stored, ...(late.daysLate ? late : {}) }
   if (!grade || feedback === 'all') return { ...submission, ...(grade ? { grade } : {}) }
   const { score, maxScore, problem } = grade
   const tests =
@@ -43,8 +52,12 @@ export function submissionRoutes(deps: {
   manager: SandboxManager
   templates: Pick<TemplateCatalog, 'folder'>
   store: SubmissionStore
+  /** The classes' deadlines: none when absent. */
+  deadlines?: ClassDeadlines
 }): IdeRoute[] {
   const { manager, templates, store } = deps
+  const deadlineOf = (className: string | undefined) =>
+    className && deps.deadlines ? deps.deadlines.get(className) : noDeadline
   const labOf = async (sandboxId: string) => {
     if (!isSandboxId(sandboxId)) throw new PlatformError(400, 'invalid sandbox id')
     const record = manager.get(sandboxId)
@@ -66,7 +79,7 @@ export function submissionRoutes(deps: {
           sendJson(
             res,
             200,
-            store.list(sandboxId).map((entry) => view(entry, seen)),
+            store.list(sandboxId).map((entry) => view(entry, seen, deadlineOf(entry.submission.className))),
           )
         },
         POST: async (_req, res, params, caller) => {
@@ -74,25 +87,40 @@ export function submissionRoutes(deps: {
             throw new PlatformError(403, 'a share link cannot submit: only the student can')
           const sandboxId = params[0] ?? ''
           const { record, templateDir, lab, feedback } = await labOf(sandboxId)
+          const student =
+            caller?.role === 'student' ? caller.link.student : (record.metadata.student ?? sandboxId)
+          const className = caller?.role === 'student' ? caller.link.className : record.metadata.class
+          const deadline = deadlineOf(className)
+          const submittedAt = new Date().toISOString()
+          // Refused before anything is kept: a class that takes no late work keeps none.
+          if (
+            deadline.late.kind === 'refuse' &&
+            lateness(deadline, student, submittedAt, undefined).daysLate > 0
+          )
+            throw new PlatformError(
+              409,
+              `the deadline has passed (${dueOf(deadline, student)}) and this class takes no late submissions`,
+            )
           let submission: Submission
           try {
             const files = await studentFiles(manager.homeDir(sandboxId), templateDir, lab)
-            const student =
-              caller?.role === 'student' ? caller.link.student : (record.metadata.student ?? sandboxId)
-            const className = caller?.role === 'student' ? caller.link.className : record.metadata.class
             submission = store.add(
               {
                 sandboxId,
                 templateID: record.templateID,
                 student,
                 ...(className ? { className } : {}),
-                submittedAt: new Date().toISOString(),
+                submittedAt,
               },
               files,
             )
             const grade = await gradeSubmission({ manager, templates }, record.templateID, files)
             store.setGrade(submission, grade)
-            sendJson(res, 201, view({ submission, grade }, caller?.role === 'owner' ? 'all' : feedback))
+            sendJson(
+              res,
+              201,
+              view({ submission, grade }, caller?.role === 'owner' ? 'all' : feedback, deadline),
+            )
           } catch (err) {
             if (err instanceof SubmissionError) throw new PlatformError(400, err.message)
             if (err instanceof NotGradableError) throw new PlatformError(409, err.message)

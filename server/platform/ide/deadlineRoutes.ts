@@ -1,0 +1,118 @@
+import { z } from 'zod'
+import type { ClassDeadline, DueView } from '../../../src/contract/deadlines'
+import { readJsonBody, sendJson } from '../api/httpJson'
+import type { ClassDeadlines } from '../class/classDeadlines'
+import type { SubmissionStore } from '../class/grading/submissionStore'
+import { isSandboxId } from '../ids'
+import { PlatformError } from '../platformError'
+import type { SandboxManager } from '../sandboxManager'
+import type { IdeRoute } from './ideRoute'
+
+const className = /^[A-Za-z0-9._-]{1,64}$/
+
+/** A time as ISO 8601 (with its offset, or the stack's local time without), kept in UTC. */
+const time = z
+  .string()
+  .max(64)
+  .refine((t) => !Number.isNaN(Date.parse(t)), 'must be a time such as 2026-06-01T17:00:00Z')
+  .transform((t) => new Date(t).toISOString())
+
+const deadlineBody = z.strictObject({
+  deadline: time.nullable(),
+  late: z.discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('refuse') }),
+    z.strictObject({ kind: z.literal('late'), penaltyPercentPerDay: z.number().min(0).max(100) }),
+  ]),
+  counts: z.enum(['best', 'last']),
+  examMode: z.boolean(),
+})
+const extensionBody = z.strictObject({ until: time })
+
+function nameParam(encoded: string | undefined): string {
+  const name = decodeURIComponent(encoded ?? '')
+  if (!className.test(name)) throw new PlatformError(400, 'invalid class name')
+  return name
+}
+
+/**
+ * A class's deadline (the stack's own classes: grades are kept here): the teacher reads and sets
+ * it, its late and counting policies and exam mode, and one student's extension (the owner only:
+ * a student's or a guest's sign-in gets 403, so nobody extends their own); a student's page reads
+ * their own deadline from their sandbox.
+ */
+export function deadlineRoutes(deps: {
+  manager: SandboxManager
+  store: SubmissionStore
+  deadlines: ClassDeadlines
+  /** A deadline or extension changed: exam mode looks again at once. */
+  changed: () => void
+}): IdeRoute[] {
+  const { manager, store, deadlines } = deps
+  /** The class's students (of its sandboxes, and of its submissions), or 404 for no such class. */
+  const studentsOf = (name: string) => {
+    const students = new Set<string>()
+    for (const r of manager.list())
+      if (r.metadata.class === name) students.add(r.metadata.student ?? r.sandboxID)
+    for (const { submission } of store.all())
+      if (submission.className === name) students.add(submission.student)
+    if (students.size === 0) throw new PlatformError(404, `no class '${name}' on this stack`)
+    return students
+  }
+  const extension =
+    (set: boolean): NonNullable<IdeRoute['methods']['PUT']> =>
+    async (req, res, params) => {
+      const name = nameParam(params[0])
+      const student = decodeURIComponent(params[1] ?? '')
+      if (!studentsOf(name).has(student))
+        throw new PlatformError(404, `class '${name}' has no student '${student}'`)
+      const until = set ? (await readJsonBody(req, extensionBody)).until : null
+      const answer = deadlines.extend(name, student, until)
+      deps.changed()
+      sendJson(res, 200, answer satisfies ClassDeadline)
+    }
+  return [
+    {
+      pattern: /^\/classes\/([^/]+)\/deadline$/,
+      methods: {
+        GET: async (_req, res, params) => {
+          const name = nameParam(params[0])
+          studentsOf(name)
+          sendJson(res, 200, deadlines.get(name) satisfies ClassDeadline)
+        },
+        PUT: async (req, res, params) => {
+          const name = nameParam(params[0])
+          studentsOf(name)
+          const { deadline, ...rest } = await readJsonBody(req, deadlineBody)
+          const answer = deadlines.set(name, { ...rest, ...(deadline ? { deadline } : {}) })
+          deps.changed()
+          sendJson(res, 200, answer satisfies ClassDeadline)
+        },
+      },
+    },
+    {
+      pattern: /^\/classes\/([^/]+)\/extensions\/([^/]+)$/,
+      methods: { PUT: extension(true), DELETE: extension(false) },
+    },
+    {
+      pattern: /^\/sandboxes\/([^/]+)\/deadline$/,
+      students: 'own-sandbox',
+      methods: {
+        GET: async (_req, res, params) => {
+          const sandboxId = params[0] ?? ''
+          if (!isSandboxId(sandboxId)) throw new PlatformError(400, 'invalid sandbox id')
+          const { metadata } = manager.get(sandboxId)
+          const deadline = deadlines.get(metadata.class ?? '')
+          const student = metadata.student ?? sandboxId
+          const dueAt = metadata.class ? (deadlines.dueOf(metadata.class, student) ?? null) : null
+          sendJson(res, 200, {
+            dueAt,
+            extended: metadata.class !== undefined && Object.hasOwn(deadline.extensions, student),
+            late: deadline.late,
+            examMode: deadline.examMode,
+            now: new Date().toISOString(),
+          } satisfies DueView)
+        },
+      },
+    },
+  ]
+}
