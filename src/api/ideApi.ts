@@ -1,6 +1,7 @@
 // The local stack's IDE API (/ide/api): sandboxes and their connection details. The platform
 // key never reaches the browser; the stack answers with per-sandbox runtime URLs and tokens.
 
+import type { DueView } from '../contract/deadlines'
 import type {
   ClassCheckAnswer,
   ClassSummary,
@@ -164,6 +165,8 @@ export const ideApi = {
   /** Submits the lab's files as they are on disk; answers once graded (a few seconds). */
   submit: (sandboxId: string) =>
     call<SubmissionView>('POST', `/sandboxes/${encodeURIComponent(sandboxId)}/submissions`),
+  /** The deadline of the sandbox's student (their extension, else their class's). */
+  due: (sandboxId: string) => call<DueView>('GET', `/sandboxes/${encodeURIComponent(sandboxId)}/deadline`),
 }
 
 /** Where a class's sandboxes live: the stack's own, or an E2B remote's (its key kept on the stack). */

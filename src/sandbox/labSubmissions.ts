@@ -1,4 +1,5 @@
 import { ApiError, ideApi } from '../api/ideApi'
+import type { DueView } from '../contract/deadlines'
 import type { SubmissionView } from '../contract/submissions'
 import type { SandboxAddress } from './sandboxAddress'
 import { mapped } from './sandboxError'
@@ -9,6 +10,8 @@ export interface LabSubmissions {
   list(): Promise<SubmissionView[] | undefined>
   /** Submits the lab's files as they are on disk, and answers the submission once graded. */
   submit(): Promise<SubmissionView>
+  /** The student's deadline and what follows it (the class's rules). */
+  due(): Promise<DueView>
 }
 
 /**
@@ -28,5 +31,6 @@ export function labSubmissions(address: SandboxAddress): LabSubmissions | undefi
         }),
       ),
     submit: () => mapped(() => ideApi.submit(sandboxId)),
+    due: () => mapped(() => ideApi.due(sandboxId)),
   }
 }

@@ -2,7 +2,8 @@ import { useId } from 'react'
 import type { SubmissionGrade, SubmissionTest, SubmissionView } from '../../contract/submissions'
 import { useExternalStore } from '../../ui/useExternalStore'
 import { useModalDialog } from '../../ui/useModalDialog'
-import type { LabGrading, SubmitState } from './LabGrading'
+import { dueText } from './dueText'
+import type { GradingSnapshot, LabGrading, SubmitState } from './LabGrading'
 
 /** Submit, beside Check: disabled while a submission is asked about, saved or graded. */
 export function SubmitButton({ grading }: { grading: LabGrading }) {
@@ -27,6 +28,7 @@ export function GradingSection({ grading, home }: { grading: LabGrading; home: s
   const latest = history.kind === 'ready' ? history.submissions[0] : undefined
   return (
     <div className="lab-grading">
+      <DueLine snap={snap} />
       <p className="lab-note" role="status" aria-label="Submission status">
         {submitStatus(submit)}
       </p>
@@ -66,14 +68,41 @@ export function GradingSection({ grading, home }: { grading: LabGrading; home: s
   )
 }
 
+/**
+ * The time left, or what follows the deadline, in words; counted down each minute. A timer's
+ * role: read when asked for, not announced at every minute as a status would be.
+ */
+function DueLine({ snap }: { snap: GradingSnapshot }) {
+  const line = snap.due && dueText(snap.due, snap.now)
+  if (!line || !snap.due?.dueAt) return null
+  return (
+    <p className="lab-due" role="timer" aria-label="Time left" data-standing={line.standing}>
+      <time dateTime={snap.due.dueAt} title={new Date(snap.due.dueAt).toLocaleString()}>
+        {line.text}
+      </time>
+    </p>
+  )
+}
+
+/** "late by 2 days: counts 3.2 / 4", or nothing for one on time. */
+function lateText(submission: SubmissionView): string | undefined {
+  const { daysLate, countedScore, grade } = submission
+  if (!daysLate) return undefined
+  const by = `late by ${daysLate} ${daysLate === 1 ? 'day' : 'days'}`
+  if (countedScore === undefined) return `${by}: late work does not count in this class`
+  return grade ? `${by}: counts ${countedScore} / ${grade.maxScore}` : by
+}
+
 function submitStatus(submit: SubmitState): string {
   switch (submit.kind) {
     case 'saving':
       return 'Saving your files…'
     case 'grading':
       return 'Submitted: grading it, this takes a few seconds…'
-    case 'done':
-      return `Graded: ${scoreText(submit.submission.grade)}.`
+    case 'done': {
+      const late = lateText(submit.submission)
+      return `Graded: ${scoreText(submit.submission.grade)}${late ? `, ${late}` : ''}.`
+    }
     default:
       return ''
   }
@@ -92,6 +121,7 @@ function Feedback({ submission }: { submission: SubmissionView }) {
       <p className="lab-grade" data-outcome={full ? 'passed' : 'failed'}>
         Grade: <strong>{scoreText(grade)}</strong>
       </p>
+      {submission.daysLate ? <p className="lab-grade-late">Late: {lateText(submission)}.</p> : null}
       {grade.problem && <p className="lab-grade-problem">Problem: {grade.problem}</p>}
       {grade.tests === undefined ? (
         <p className="lab-note">This lab shows the score only.</p>
@@ -157,6 +187,7 @@ function HistoryEntry({
           {when.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' })}
         </time>
         : {scoreText(submission.grade)}
+        {submission.daysLate ? ` (${lateText(submission)})` : ''}
       </button>
       <div id={detailsId} className="lab-history-details" hidden={!expanded}>
         {expanded && <Feedback submission={submission} />}

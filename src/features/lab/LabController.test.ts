@@ -155,7 +155,7 @@ describe('LabController', () => {
     const graded = { ...manifest, grade: { command: 'python3 grader/run.py', hidden: ['grader/**'] } }
     const files = { [`${home}/.lab/lab.json`]: JSON.stringify(graded) }
     const { session } = fakeSession(files)
-    const submissions: LabSubmissions = { list: async () => [], submit: vi.fn() }
+    const submissions: LabSubmissions = { list: async () => [], submit: vi.fn(), due: vi.fn() }
     const unsaved = { unsavedPaths: () => [], saveAll: async () => {} }
     let notify: (notice: WatchNotice) => void = () => {}
     const watch = {

@@ -1,6 +1,7 @@
 // A graded lab's Submit, feedback and history against a fake of the domain's submissions: what it
 // asks the stack, when it asks the student first, and what it keeps of the answers.
-import { describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { DueView } from '../../contract/deadlines'
 import type { SubmissionView } from '../../contract/submissions'
 import type { LabSubmissions } from '../../sandbox/labSubmissions'
 import { SandboxError } from '../../sandbox/sandboxError'
@@ -30,6 +31,15 @@ const submission = (n: number, score: number, maxScore = 4): SubmissionView => (
   },
 })
 
+/** A class without a deadline, as the stack says it now. */
+const noDue = (): DueView => ({
+  dueAt: null,
+  extended: false,
+  late: { kind: 'refuse' },
+  examMode: false,
+  now: new Date().toISOString(),
+})
+
 /** A promise and its resolver, to hold an answer of the stack back. */
 function deferred<T>() {
   let resolve!: (value: T) => void
@@ -42,9 +52,10 @@ function deferred<T>() {
 }
 
 /** The stack's side: the submissions it keeps (oldest first, as it answers), undefined for an ungraded lab. */
-function fakeStack(earlier: SubmissionView[] | undefined) {
+function fakeStack(earlier: SubmissionView[] | undefined, due: () => DueView = noDue) {
   const kept = earlier && [...earlier]
   const submissions: LabSubmissions = {
+    due: vi.fn(async () => due()),
     list: vi.fn(async () => kept && [...kept]),
     submit: vi.fn(async () => {
       const made = submission((kept?.length ?? 0) + 1, 4)
@@ -211,5 +222,50 @@ describe('LabGrading', () => {
     expect(grading.getSnapshot().expanded).toBe('s2')
     grading.toggle('s2')
     expect(grading.getSnapshot().expanded).toBeUndefined()
+  })
+})
+
+describe('the deadline', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it("is asked with the submissions, counted on the stack's clock, and asked again every minute", async () => {
+    vi.useFakeTimers({ now: Date.UTC(2026, 2, 1, 12, 0) })
+    let dueAt = '2026-03-01T17:00:00.000Z'
+    // The stack's clock is 5 minutes ahead of the page's.
+    const stack = fakeStack([], () => ({
+      ...noDue(),
+      dueAt,
+      now: new Date(Date.now() + 5 * 60_000).toISOString(),
+    }))
+    const grading = new LabGrading(stack.submissions, fakeEditor([]).editor, () => true)
+    await vi.advanceTimersByTimeAsync(0)
+    expect(grading.getSnapshot().due?.dueAt).toBe(dueAt)
+    expect(grading.getSnapshot().now).toBe(Date.UTC(2026, 2, 1, 12, 5))
+
+    // The teacher gives an extension: the panel knows within a minute.
+    dueAt = '2026-03-02T17:00:00.000Z'
+    await vi.advanceTimersByTimeAsync(60_000)
+    expect(grading.getSnapshot().due?.dueAt).toBe(dueAt)
+    expect(grading.getSnapshot().now).toBe(Date.UTC(2026, 2, 1, 12, 6))
+    expect(stack.submissions.due).toHaveBeenCalledTimes(2)
+
+    grading.dispose()
+    await vi.advanceTimersByTimeAsync(120_000)
+    expect(stack.submissions.due).toHaveBeenCalledTimes(2)
+  })
+
+  it('asks again when a Submit is refused, which may be a deadline the page did not know of', async () => {
+    const stack = fakeStack([])
+    stack.submissions.submit = vi.fn(async () => {
+      throw new SandboxError('failed', 'the deadline has passed')
+    })
+    const grading = new LabGrading(stack.submissions, fakeEditor([]).editor, () => true)
+    await vi.waitFor(() => expect(grading.getSnapshot().history.kind).toBe('ready'))
+    await grading.requestSubmit()
+    expect(grading.getSnapshot().submit).toEqual({ kind: 'error', message: 'the deadline has passed' })
+    await vi.waitFor(() => expect(stack.submissions.due).toHaveBeenCalledTimes(2))
+    grading.dispose()
   })
 })

@@ -1,4 +1,5 @@
 import { Subscribers } from '../../common/Subscribers'
+import type { DueView } from '../../contract/deadlines'
 import type { SubmissionView } from '../../contract/submissions'
 import type { LabSubmissions } from '../../sandbox/labSubmissions'
 
@@ -33,7 +34,14 @@ export interface GradingSnapshot {
   history: HistoryState
   /** The one earlier submission shown in full in the history, if any. */
   expanded: string | undefined
+  /** The student's deadline as the stack last said it; undefined until it has. */
+  due: DueView | undefined
+  /** The stack's time now, as this page reckons it (its own clock and the stack's skew), refreshed each minute. */
+  now: number
 }
+
+/** How often the deadline is asked again and the time left counted down: the panel shows minutes. */
+export const dueRefreshMs = 60_000
 
 /** The user's answer to "some files are not saved". */
 export type UnsavedAnswer = 'save-all' | 'on-disk' | 'cancel'
@@ -51,7 +59,12 @@ export class LabGrading {
     submit: { kind: 'idle' },
     history: { kind: 'loading' },
     expanded: undefined,
+    due: undefined,
+    now: Date.now(),
   }
+  /** The stack's clock less this page's, from the last answer about the deadline. */
+  private skewMs = 0
+  private readonly dueTimer: ReturnType<typeof setInterval>
   private readonly subscribers = new Subscribers()
   /** Bumped by every load and submit, so an answer that came after a newer one is dropped. */
   private generation = 0
@@ -63,6 +76,8 @@ export class LabGrading {
     private readonly isRunning: () => boolean,
   ) {
     void this.refresh()
+    // The teacher may move the deadline or give an extension: asked again with every tick.
+    this.dueTimer = setInterval(() => void this.refreshDue(), dueRefreshMs)
   }
 
   subscribe = this.subscribers.add
@@ -76,8 +91,21 @@ export class LabGrading {
     return !busy && history.kind !== 'not-graded' && this.isRunning()
   }
 
-  /** Reads the submissions again. */
+  /** Reads the deadline again, and counts the time left from now. */
+  async refreshDue(): Promise<void> {
+    try {
+      const due = await this.submissions.due()
+      this.skewMs = Date.parse(due.now) - Date.now()
+      this.update({ due, now: Date.now() + this.skewMs })
+    } catch {
+      // Not reachable now (paused, reconnecting): the time left still counts down from what was said.
+      this.update({ now: Date.now() + this.skewMs })
+    }
+  }
+
+  /** Reads the submissions and the deadline again. */
   async refresh(): Promise<void> {
+    void this.refreshDue()
     const generation = ++this.generation
     if (this.snapshot.history.kind !== 'ready') this.update({ history: { kind: 'loading' } })
     try {
@@ -128,6 +156,7 @@ export class LabGrading {
   }
 
   dispose(): void {
+    clearInterval(this.dueTimer)
     this.disposed = true
     this.subscribers.clear()
   }
@@ -148,6 +177,8 @@ export class LabGrading {
       if (stale) void this.refresh()
     } catch (err) {
       this.update({ submit: { kind: 'error', message: messageOf(err) } })
+      // A refusal may be a deadline the page did not know of yet.
+      void this.refreshDue()
     }
   }
 
