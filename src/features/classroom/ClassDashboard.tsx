@@ -7,8 +7,11 @@ import { localStack } from '../../sandbox/localStack'
 import { ConfirmDialog } from '../../ui/ConfirmDialog'
 import { lazyNamed } from '../../ui/lazyNamed'
 import { ClassActions } from './ClassActions'
+import { DeadlineSettings } from './DeadlineSettings'
+import { ExtensionDialog } from './ExtensionDialog'
 import { StudentRow } from './StudentRow'
 import { refreshMs, useClassBoard } from './useClassBoard'
+import { useClassDeadline } from './useClassDeadline'
 
 /** The gradebook's code comes with its tab: the dashboard's first page does not wait for it. */
 const Gradebook = lazyNamed(() => import('./Gradebook'), 'Gradebook')
@@ -62,6 +65,9 @@ function ClassTabs({ tab, onTab }: { tab: ClassTab; onTab(tab: ClassTab): void }
  */
 export function ClassDashboard({ name, remoteId }: { name: string; remoteId?: string }) {
   const board = useClassBoard(name, remoteId)
+  // Deadlines are the stack's own classes' (it keeps their grades).
+  const deadline = useClassDeadline(name, !remoteId)
+  const [extending, setExtending] = useState<string>()
   const [tab, setTab] = useState<ClassTab>('students')
   // Loaded the first time its tab is chosen, then kept (hidden) with what it shows.
   const [gradebookOpened, setGradebookOpened] = useState(false)
@@ -106,6 +112,7 @@ export function ClassDashboard({ name, remoteId }: { name: string; remoteId?: st
       {!remoteId && <ClassTabs tab={tab} onTab={chooseTab} />}
       <section {...panel('students')}>
         <ClassActions board={board} onEnd={() => setConfirming({ kind: 'end' })} />
+        {!remoteId && <DeadlineSettings board={deadline} />}
         <p role="status" className="class-summary">
           {board.summary ?? ''}
         </p>
@@ -127,6 +134,9 @@ export function ClassDashboard({ name, remoteId }: { name: string; remoteId?: st
                 student={s}
                 board={board}
                 onReset={(student) => setConfirming({ kind: 'reset', student })}
+                {...(remoteId
+                  ? {}
+                  : { due: deadline.dueOf(s.student), onExtend: (student) => setExtending(student.student) })}
               />
             ))}
           </tbody>
@@ -141,6 +151,15 @@ export function ClassDashboard({ name, remoteId }: { name: string; remoteId?: st
           )}
         </section>
       )}
+      <ExtensionDialog
+        student={extending}
+        due={extending === undefined ? undefined : deadline.dueOf(extending)}
+        onAnswer={(until) => {
+          const student = extending
+          setExtending(undefined)
+          if (student !== undefined && until !== undefined) deadline.extend(student, until)
+        }}
+      />
       <ConfirmDialog
         open={confirming?.kind === 'end'}
         id="class-end"

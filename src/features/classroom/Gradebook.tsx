@@ -2,7 +2,7 @@ import './gradebook.css'
 import { useState } from 'react'
 import type { GradebookAttempt, GradebookRow } from '../../contract/gradebook'
 import { ConfirmDialog } from '../../ui/ConfirmDialog'
-import { scoreText, when } from './gradeText'
+import { countedText, lateCell, when } from './gradeText'
 import { SubmissionView } from './SubmissionView'
 import { useGradebook } from './useGradebook'
 
@@ -25,7 +25,7 @@ export function Gradebook({ name, active }: { name: string; active: boolean }) {
 
   if (grades.isPending) return <p className="panel-message">Loading the gradebook…</p>
   if (grades.isError) return <p role="alert">{grades.error.message}</p>
-  const { rows, policy } = grades.data
+  const { rows, policy, late } = grades.data
   const sign = order === 'ascending' ? 1 : -1
   const sorted = [...rows].sort((a, b) => sign * byName(a.student, b.student) || byName(a.lab, b.lab))
   const submitted = rows.reduce((n, r) => n + r.attempts, 0)
@@ -58,8 +58,12 @@ export function Gradebook({ name, active }: { name: string; active: boolean }) {
       ) : (
         <table className="sandbox-table gradebook-table">
           <caption>
-            Grades of {name}: the {policy === 'best' ? 'best' : 'last'} submission of each student counts.
-            Choose a row to see that submission.
+            Grades of {name}: the {policy === 'best' ? 'best' : 'last'} on-time submission of each student
+            counts
+            {late.kind === 'late'
+              ? `; a late one only without it, less ${late.penaltyPercentPerDay}% a day`
+              : ''}
+            . Choose a row to see that submission.
           </caption>
           <thead>
             <tr>
@@ -97,20 +101,20 @@ export function Gradebook({ name, active }: { name: string; active: boolean }) {
                     <button
                       type="button"
                       className="link-button"
-                      aria-label={`${scoreText(row.counted)}: show ${row.student}'s submission of ${row.lab}`}
+                      aria-label={`${countedText(row.counted)}: show ${row.student}'s submission of ${row.lab}`}
                       onClick={(event) => {
                         event.stopPropagation()
                         open(row)
                       }}
                     >
-                      {scoreText(row.counted)}
+                      {countedText(row.counted)}
                     </button>
                   )}
                   {row.counted?.problem && <span className="muted"> · {row.counted.problem}</span>}
                 </td>
                 <td>{row.attempts}</td>
                 <td>{row.lastSubmittedAt ? when(row.lastSubmittedAt) : '—'}</td>
-                <td>{row.attempts === 0 ? '—' : row.late ? 'late' : 'no'}</td>
+                <td>{row.attempts === 0 ? '—' : lateCell(row.counted)}</td>
               </tr>
             ))}
           </tbody>

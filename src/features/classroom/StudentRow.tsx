@@ -1,6 +1,7 @@
 import type { CheckVerdict, ClassStudent } from '../../contract/ideApiTypes'
 import { sandboxPagePath } from '../../contract/idePaths'
 import { formatDuration } from '../../ui/useNow'
+import { dueWhen } from './localTime'
 import type { ClassBoard } from './useClassBoard'
 
 const hour = 60 * 60
@@ -53,15 +54,30 @@ export function StudentRow({
   student: s,
   board,
   onReset,
+  due,
+  onExtend,
 }: {
   student: ClassStudent
   board: ClassBoard
   onReset(student: ClassStudent): void
+  /** Their deadline (a class of the stack's own with one). */
+  due?: { at: string; extended: boolean } | undefined
+  /** Asks for their extension (a class of the stack's own). */
+  onExtend?: (student: ClassStudent) => void
 }) {
   const { now, busy, place } = board
   return (
     <tr aria-label={s.student}>
-      <th scope="row">{s.student}</th>
+      <th scope="row">
+        {s.student}
+        {due && (
+          <span className="muted">
+            {' '}
+            · due {dueWhen(due.at)}
+            {due.extended ? ' (extension)' : ''}
+          </span>
+        )}
+      </th>
       <td>
         {s.state}
         {s.state === 'running' && (
@@ -106,6 +122,11 @@ export function StudentRow({
         >
           {s.state === 'running' ? 'Pause' : 'Resume'}
         </button>
+        {onExtend && (
+          <button type="button" aria-label={`Extension for ${s.student}…`} onClick={() => onExtend(s)}>
+            Extension…
+          </button>
+        )}
         <button
           type="button"
           disabled={busy}

@@ -1,0 +1,54 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import { dueOf } from '../../contract/deadlines'
+import { classDeadlines, type DeadlineRules } from '../../sandbox/classDeadlines'
+import { reportErrors } from '../../ui/notifications'
+
+/** What the dashboard shows and does of a class's deadline; see useClassDeadline. */
+export type ClassDeadlineBoard = ReturnType<typeof useClassDeadline>
+
+/**
+ * A class's deadline (the stack's own classes: `enabled` false for one on E2B), its rules and its
+ * students' extensions, set by the teacher; each change is followed by a fresh look at the
+ * gradebook too (lateness and the counted grade follow the deadline), its outcome in `summary`.
+ */
+export function useClassDeadline(name: string, enabled: boolean) {
+  const queryClient = useQueryClient()
+  const key = ['deadline', name]
+  const deadline = useQuery({ queryKey: key, queryFn: () => classDeadlines.get(name), enabled })
+  const [summary, setSummary] = useState<string>()
+  const change = useMutation({
+    mutationFn: async ({ run }: { what: string; done: string; run: () => Promise<unknown> }) => run(),
+    onSuccess: (_answer, { done }) => setSummary(done),
+    onError: (err, { what }) => void reportErrors(what, () => Promise.reject(err)),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: key }),
+        queryClient.invalidateQueries({ queryKey: ['grades', name] }),
+      ]),
+  })
+  return {
+    deadline,
+    summary,
+    busy: change.isPending,
+    /** The student's deadline (their extension, else the class's), and whether it is an extension. */
+    dueOf: (student: string) => {
+      const d = deadline.data
+      const at = d && dueOf(d, student)
+      return at ? { at, extended: Object.hasOwn(d.extensions, student) } : undefined
+    },
+    save: (rules: DeadlineRules) =>
+      change.mutate({
+        what: 'Saving the deadline failed',
+        done: 'The deadline is saved.',
+        run: () => classDeadlines.set(name, rules),
+      }),
+    /** Gives a student a deadline of their own, or takes it back (`until` null). */
+    extend: (student: string, until: string | null) =>
+      change.mutate({
+        what: 'The extension failed',
+        done: until ? `${student} has an extension.` : `${student}'s extension is taken back.`,
+        run: () => classDeadlines.extend(name, student, until),
+      }),
+  }
+}
