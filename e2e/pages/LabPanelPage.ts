@@ -22,6 +22,8 @@ export class LabPanelPage {
   readonly historyEntries: Locator
   /** "Submit unsaved changes?" */
   readonly unsavedDialog: Locator
+  /** The time left to the deadline, or what follows it ("Due in 2 h 13 min.", "Closed: …"). */
+  readonly timeLeft: Locator
 
   constructor(readonly page: Page) {
     this.panel = page.getByRole('region', { name: /^Lab\b/ })
@@ -35,6 +37,7 @@ export class LabPanelPage {
     this.history = this.panel.getByRole('list', { name: 'Submissions' })
     this.historyEntries = this.history.locator(':scope > li')
     this.unsavedDialog = page.getByRole('alertdialog', { name: 'Submit unsaved changes?' })
+    this.timeLeft = this.panel.getByRole('timer', { name: 'Time left' })
   }
 
   button(name: string): Locator {
