@@ -31,7 +31,8 @@ export class DamagedRecordError extends Error {
 const temporaryName = (record: string) =>
   new RegExp(`^${record.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(\\d+)\\.(?:tmp|partial)$`)
 
-function syncFolder(dir: string): void {
+/** Flushes a folder's entries (a rename, a removal) to the disk. */
+export function syncFolder(dir: string): void {
   const fd = openSync(dir, 'r')
   try {
     fsyncSync(fd)

@@ -135,3 +135,8 @@ export function gradebookCsv(book: Gradebook): string {
   }
   return `${lines.join('\r\n')}\r\n`
 }
+
+/** What deleting a student's submissions of a lab did. */
+export interface SubmissionsDeleted {
+  deleted: number
+}

@@ -17,6 +17,7 @@ import type { SandboxManager } from '../sandboxManager'
 import { readLabTemplate } from '../templates/labTemplate'
 import type { TemplateCatalog } from '../templates/templateCatalog'
 import type { IdeRoute } from './ideRoute'
+import { deleteSubmission } from './submissionDeleteRoutes'
 
 const classNamePattern = /^[A-Za-z0-9._-]{1,64}$/
 const regradeBody = z.strictObject({ lab: z.string().min(1).max(64).optional() })
@@ -117,6 +118,7 @@ export function gradebookRoutes(deps: {
             submissionDetail(entry, store.files(entry.submission), starting) satisfies SubmissionDetail,
           )
         },
+        DELETE: deleteSubmission(store),
       },
     },
     {

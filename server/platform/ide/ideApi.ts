@@ -35,6 +35,7 @@ import { localSandboxRoutes } from './localSandboxRoutes'
 import { remoteRoutes } from './remoteRoutes'
 import { RemoteStore } from './remoteStore'
 import { shareLinkRoutes } from './shareLinkRoutes'
+import { submissionDeleteRoutes } from './submissionDeleteRoutes'
 import { submissionRoutes } from './submissionRoutes'
 
 const prefix = '/ide/api'
@@ -247,6 +248,7 @@ export function ideApi(options: IdeApiOptions) {
       deadlines: options.deadlines,
       changed: () => void options.examPass(),
     }),
+    ...submissionDeleteRoutes({ store: submissions }),
   ]
   const limiter = new FailureLimiter()
 

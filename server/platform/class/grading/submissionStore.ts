@@ -1,11 +1,23 @@
 import { createHash } from 'node:crypto'
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  writeFileSync,
+} from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { SubmissionView } from '../../../../src/contract/submissions'
 import { isSandboxId } from '../../ids'
 import { readJsonRecord, writeRecordFile } from '../../recordFile'
 import type { Grade } from './gradeSubmission'
+import { removeDurably, sweepRemovals } from './removeDurably'
 import type { SubmittedFile } from './submissionFiles'
+
+/** A submission's id (its folder's name): the time in base 36, the hash's start, a random part. */
+const submissionId = /^[a-z0-9-]{1,64}$/
 
 /** What is kept of one submission besides its files (and its grade), as the contract has it. */
 export type Submission = Omit<SubmissionView, 'grade'>
@@ -61,7 +73,9 @@ export class SubmissionStore {
   list(sandboxId: string): { submission: Submission; grade?: Grade }[] {
     const folder = join(this.root, sandboxId)
     if (!existsSync(folder)) return []
+    sweepRemovals(folder)
     return readdirSync(folder)
+      .filter((id) => submissionId.test(id))
       .sort()
       .flatMap((id) => {
         const dir = join(folder, id)
@@ -87,7 +101,7 @@ export class SubmissionStore {
 
   /** One submission with its grade, or undefined. */
   get(sandboxId: string, id: string): { submission: Submission; grade?: Grade } | undefined {
-    if (!isSandboxId(sandboxId) || !/^[a-z0-9-]{1,64}$/.test(id)) return undefined
+    if (!isSandboxId(sandboxId) || !submissionId.test(id)) return undefined
     return this.list(sandboxId).find((entry) => entry.submission.id === id)
   }
 
@@ -95,6 +109,19 @@ export class SubmissionStore {
   files(submission: Submission): SubmittedFile[] {
     const dir = join(this.dir(submission.sandboxId, submission.id), 'files')
     return submission.files.map((path) => ({ path, content: readFileSync(join(dir, path)) }))
+  }
+
+  /**
+   * Deletes a submission for good (its files, record and grade; the teacher's choice): gone from
+   * the disk once this returns, even across a power cut. False when there was no such one.
+   */
+  remove(sandboxId: string, id: string): boolean {
+    if (!this.get(sandboxId, id)) return false
+    removeDurably(this.dir(sandboxId, id))
+    // The sandbox's folder goes with its last submission.
+    const folder = join(this.root, sandboxId)
+    if (readdirSync(folder).length === 0) rmdirSync(folder)
+    return true
   }
 
   private dir(sandboxId: string, id: string): string {

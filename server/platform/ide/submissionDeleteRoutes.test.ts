@@ -1,0 +1,131 @@
+// Deleting submissions on the real stack: the teacher deletes one, then all of a student's for a
+// lab; each snapshot is gone from the data folder and the gradebook counts without it; a
+// student's session gets 403 and deletes nothing; ending the class keeps every submission.
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Gradebook } from '../../../src/contract/gradebook'
+import { runBash } from '../launcher/testing/sandboxCalls'
+import { browserCall } from '../testing/browserCall'
+import { ideCall } from '../testing/ideCall'
+import { startTestPlatform, type TestPlatform } from '../testing/platformFixture'
+import { runtimePort } from '../testing/runtimeBridge'
+
+const labs = join(import.meta.dirname, '..', 'class', 'grading', 'testing', 'labs')
+
+describe('deleting submissions', () => {
+  let tp: TestPlatform
+  let templatesDir: string
+  const sandboxes: Record<string, string> = {}
+  let studentSession: Record<string, string> = {}
+  const submitted: Record<string, string[]> = {}
+  const owner = (method: string, path: string, body?: unknown) => ideCall(tp.platform, method, path, body)
+  const asStudent = (method: string, path: string) =>
+    browserCall({ port: tp.platform.port, host: `localhost:${tp.platform.port}` }, method, path, {
+      headers: studentSession,
+    })
+  const snapshot = (student: string, id: string) =>
+    join(tp.dataDir, 'submissions', sandboxes[student] ?? '', id)
+  const grades = async () => (await owner('GET', '/classes/monday/grades')).json as Gradebook
+  const attemptsOf = (book: Gradebook, student: string) =>
+    book.rows.find((r) => r.student === student)?.submissions.map((s) => s.submissionId)
+
+  beforeAll(async () => {
+    templatesDir = mkdtempSync(join(tmpdir(), 'delete-labs-'))
+    cpSync(labs, templatesDir, { recursive: true })
+    // Room for a loaded machine: the lab's own 5 s are for the time-limit tests.
+    const manifest = join(templatesDir, 'graded-sum', '.lab', 'lab.json')
+    writeFileSync(
+      manifest,
+      readFileSync(manifest, 'utf8').replace('"timeoutSeconds": 5', '"timeoutSeconds": 60'),
+    )
+    tp = await startTestPlatform({ templatesDir })
+    for (const student of ['ada', 'ben']) {
+      const { sandboxID, envdAccessToken } = await tp.createSandbox({
+        templateID: 'graded-sum',
+        metadata: { class: 'monday', student },
+      })
+      sandboxes[student] = sandboxID
+      const route = tp.platform.manager.route(sandboxID)
+      if (route.kind !== 'running') throw new Error(`sandbox is ${route.kind}`)
+      await runBash(
+        { port: await runtimePort(route.runtime), token: envdAccessToken },
+        `printf 'def total(numbers):\\n    return sum(numbers)\\n' > ~/solution.py`,
+      )
+    }
+    const link = await owner('POST', `/sandboxes/${sandboxes.ada}/join-links`, {})
+    const joined = await browserCall(
+      { port: tp.platform.port, host: `localhost:${tp.platform.port}` },
+      'POST',
+      '/join',
+      { body: { token: link.json.token } },
+    )
+    expect(joined.status, joined.text).toBe(200)
+    studentSession = {
+      Cookie: String(joined.headers['set-cookie']).split(';')[0] as string,
+      'X-Sandbox-IDE-Key': joined.json.pageKey as string,
+    }
+    for (const student of ['ada', 'ada', 'ada', 'ben']) {
+      const answer = await owner('POST', `/sandboxes/${sandboxes[student]}/submissions`)
+      expect(answer.status, answer.text).toBe(201)
+      submitted[student] = [...(submitted[student] ?? []), answer.json.id]
+    }
+  }, 180_000)
+  afterAll(async () => {
+    await tp.close()
+    rmSync(templatesDir, { recursive: true, force: true })
+  })
+
+  it("refuses a student's session (403), and deletes nothing", async () => {
+    const first = submitted.ada?.[0] ?? ''
+    for (const path of [
+      `/classes/monday/submissions/${sandboxes.ada}/${first}`,
+      '/classes/monday/submissions?student=ada&lab=graded-sum',
+    ]) {
+      const answer = await asStudent('DELETE', path)
+      expect(answer.status, path).toBe(403)
+    }
+    expect(existsSync(join(snapshot('ada', first), 'files', 'solution.py'))).toBe(true)
+    expect(attemptsOf(await grades(), 'ada')).toEqual(submitted.ada)
+  })
+
+  it('deletes one submission: its snapshot leaves the disk and the gradebook counts the others', async () => {
+    const [first, second, third] = submitted.ada ?? []
+    const path = `/classes/monday/submissions/${sandboxes.ada}/${second}`
+    expect((await owner('DELETE', `/classes/tuesday/submissions/${sandboxes.ada}/${second}`)).status).toBe(
+      404,
+    )
+    const answer = await owner('DELETE', path)
+    expect(answer.status, answer.text).toBe(204)
+    expect(existsSync(snapshot('ada', second ?? ''))).toBe(false)
+    // Nothing left aside in the folder either.
+    expect(readdirSync(join(tp.dataDir, 'submissions', sandboxes.ada ?? '')).sort()).toEqual(
+      [first, third].sort(),
+    )
+    const book = await grades()
+    expect(attemptsOf(book, 'ada')).toEqual([first, third])
+    expect(book.rows.find((r) => r.student === 'ada')?.attempts).toBe(2)
+    expect((await owner('GET', path)).status).toBe(404)
+    expect((await owner('DELETE', path)).status).toBe(404)
+  })
+
+  it("keeps every submission when the class ends, then deletes all of a student's for a lab", async () => {
+    expect((await owner('DELETE', '/classes/monday')).status).toBe(204)
+    expect(tp.platform.manager.list()).toEqual([])
+    // The gradebook outlives the sandboxes: it is made from the snapshots.
+    const ended = await grades()
+    expect(attemptsOf(ended, 'ada')).toHaveLength(2)
+    expect(attemptsOf(ended, 'ben')).toEqual(submitted.ben)
+
+    expect((await owner('DELETE', '/classes/monday/submissions?student=ada')).status).toBe(400)
+    expect((await owner('DELETE', '/classes/monday/submissions?student=cy&lab=graded-sum')).status).toBe(404)
+    const answer = await owner('DELETE', '/classes/monday/submissions?student=ada&lab=graded-sum')
+    expect(answer.status, answer.text).toBe(200)
+    expect(answer.json).toEqual({ deleted: 2 })
+    expect(existsSync(join(tp.dataDir, 'submissions', sandboxes.ada ?? ''))).toBe(false)
+    const book = await grades()
+    expect(book.rows.map((r) => r.student)).toEqual(['ben'])
+    expect(existsSync(join(snapshot('ben', submitted.ben?.[0] ?? ''), 'files', 'solution.py'))).toBe(true)
+  })
+})

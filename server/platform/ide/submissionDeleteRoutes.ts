@@ -1,0 +1,64 @@
+import type { SubmissionsDeleted } from '../../../src/contract/gradebook'
+import { sendJson } from '../api/httpJson'
+import type { SubmissionStore } from '../class/grading/submissionStore'
+import { PlatformError } from '../platformError'
+import type { IdeHandler, IdeRoute } from './ideRoute'
+
+const classNamePattern = /^[A-Za-z0-9._-]{1,64}$/
+
+function nameParam(encoded: string | undefined): string {
+  const name = decodeURIComponent(encoded ?? '')
+  if (!classNamePattern.test(name)) throw new PlatformError(400, 'invalid class name')
+  return name
+}
+
+/**
+ * `DELETE /classes/{name}/submissions/{sandboxId}/{submissionId}`: the teacher deletes one
+ * submission of the class, its snapshot gone from the disk for good (204). The gradebook, made
+ * from what is stored, no longer counts it. It shares its path with the gradebook's GET.
+ */
+export function deleteSubmission(store: Pick<SubmissionStore, 'get' | 'remove'>): IdeHandler {
+  return async (_req, res, params) => {
+    const name = nameParam(params[0])
+    const sandboxId = decodeURIComponent(params[1] ?? '')
+    const id = decodeURIComponent(params[2] ?? '')
+    const entry = store.get(sandboxId, id)
+    if (!entry || entry.submission.className !== name || !store.remove(sandboxId, id))
+      throw new PlatformError(404, `class '${name}' has no such submission`)
+    res.writeHead(204).end()
+  }
+}
+
+/**
+ * `DELETE /classes/{name}/submissions?student=S&lab=L`: the teacher deletes every submission of
+ * one student for one lab (a gradebook's row), from whichever sandboxes they came. The owner
+ * only, as every class route: a student's or a guest's session gets 403.
+ */
+export function submissionDeleteRoutes(deps: { store: SubmissionStore }): IdeRoute[] {
+  const { store } = deps
+  return [
+    {
+      pattern: /^\/classes\/([^/]+)\/submissions$/,
+      methods: {
+        DELETE: async (req, res, params) => {
+          const name = nameParam(params[0])
+          const query = new URL(req.url ?? '', 'http://stack').searchParams
+          const student = query.get('student')
+          const lab = query.get('lab')
+          if (!student || !lab) throw new PlatformError(400, 'say whose submissions: ?student=…&lab=…')
+          const chosen = store
+            .all()
+            .filter(
+              ({ submission: s }) => s.className === name && s.student === student && s.templateID === lab,
+            )
+          if (chosen.length === 0)
+            throw new PlatformError(404, `class '${name}' has no submissions of '${student}' for '${lab}'`)
+          let deleted = 0
+          for (const { submission } of chosen)
+            if (store.remove(submission.sandboxId, submission.id)) deleted++
+          sendJson(res, 200, { deleted } satisfies SubmissionsDeleted)
+        },
+      },
+    },
+  ]
+}
