@@ -1,6 +1,6 @@
 // The teacher's gradebook of a class of the stack's own (/ide/api/classes/{name}/…), apart from
 // ideApi.ts so it loads with the dashboard's Gradebook tab, not with every page.
-import type { Gradebook, RegradeAnswer, SubmissionDetail } from '../contract/gradebook'
+import type { Gradebook, RegradeAnswer, SubmissionDetail, SubmissionsDeleted } from '../contract/gradebook'
 import { call } from './ideApi'
 
 const classPath = (name: string) => `/classes/${encodeURIComponent(name)}`
@@ -14,4 +14,14 @@ export const gradebookApi = {
     ),
   regrade: (name: string, lab?: string) =>
     call<RegradeAnswer>('POST', `${classPath(name)}/regrade`, lab ? { lab } : {}),
+  deleteSubmission: (name: string, sandboxId: string, submissionId: string) =>
+    call<void>(
+      'DELETE',
+      `${classPath(name)}/submissions/${encodeURIComponent(sandboxId)}/${encodeURIComponent(submissionId)}`,
+    ),
+  deleteSubmissions: (name: string, student: string, lab: string) =>
+    call<SubmissionsDeleted>(
+      'DELETE',
+      `${classPath(name)}/submissions?${new URLSearchParams({ student, lab })}`,
+    ),
 }

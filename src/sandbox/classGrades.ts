@@ -1,5 +1,5 @@
 import { gradebookApi } from '../api/gradebookApi'
-import type { Gradebook, RegradeAnswer, SubmissionDetail } from '../contract/gradebook'
+import type { Gradebook, RegradeAnswer, SubmissionDetail, SubmissionsDeleted } from '../contract/gradebook'
 import { mapped } from './sandboxError'
 
 /**
@@ -15,4 +15,10 @@ export const classGrades = {
   /** Grades every stored submission again (of one lab, or all) against the lab as it is now. */
   regrade: (name: string, lab?: string): Promise<RegradeAnswer> =>
     mapped(() => gradebookApi.regrade(name, lab)),
+  /** Deletes one submission for good (its snapshot too). */
+  deleteSubmission: (name: string, sandboxId: string, submissionId: string): Promise<void> =>
+    mapped(() => gradebookApi.deleteSubmission(name, sandboxId, submissionId)),
+  /** Deletes every submission of one student for one lab. */
+  deleteSubmissions: (name: string, student: string, lab: string): Promise<SubmissionsDeleted> =>
+    mapped(() => gradebookApi.deleteSubmissions(name, student, lab)),
 }

@@ -3,6 +3,7 @@ import type { GradebookAttempt, GradebookRow, SubmissionDetail } from '../../con
 import { classGrades } from '../../sandbox/classGrades'
 import { useModalDialog } from '../../ui/useModalDialog'
 import { scoreText, when } from './gradeText'
+import { SubmissionDeletion } from './SubmissionDeletion'
 
 /** A diff's lines, each marked by its kind (its own +, - or @@ stays: never colour alone). */
 function DiffLines({ diff }: { diff: string }) {
@@ -127,6 +128,13 @@ export function SubmissionView({
         <strong>{scoreText(attempt)}</strong>
         {attempt.submissionId === counted ? ' (the one that counts)' : ''}
       </p>
+      <SubmissionDeletion
+        className={className}
+        row={row}
+        attempt={attempt}
+        onAttempt={onAttempt}
+        onClose={onClose}
+      />
       {detail.isPending && <p className="panel-message">Loading the submission…</p>}
       {detail.isError && <p role="alert">{detail.error.message}</p>}
       {detail.data && (
