@@ -35,6 +35,7 @@ import { localSandboxRoutes } from './localSandboxRoutes'
 import { remoteRoutes } from './remoteRoutes'
 import { RemoteStore } from './remoteStore'
 import { shareLinkRoutes } from './shareLinkRoutes'
+import { similarityRoutes } from './similarityRoutes'
 import { submissionDeleteRoutes } from './submissionDeleteRoutes'
 import { submissionRoutes } from './submissionRoutes'
 
@@ -249,6 +250,7 @@ export function ideApi(options: IdeApiOptions) {
       changed: () => void options.examPass(),
     }),
     ...submissionDeleteRoutes({ store: submissions }),
+    ...similarityRoutes({ templates: options.templates, store: submissions }),
   ]
   const limiter = new FailureLimiter()
 

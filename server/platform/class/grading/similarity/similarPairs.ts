@@ -81,7 +81,7 @@ type Prints = Map<number, LineRange>
  * points a teacher at code to read, never at a verdict: short or formulaic labs share code honestly.
  */
 export function similarPairs(
-  submissions: readonly { key: string; files: readonly CodeFile[] }[],
+  submissions: readonly { key: string; files: readonly CodeFile[] | (() => readonly CodeFile[]) }[],
   starting: readonly CodeFile[],
   options: Partial<SimilarityOptions> = {},
 ): SimilarityResult {
@@ -96,7 +96,8 @@ export function similarPairs(
   const prints: Prints[] = submissions.map(({ key, files }) => {
     const found: Prints = new Map()
     let budget = o.maxTokens
-    for (const file of files) {
+    // Read when its turn comes, so only one submission's bytes are held at a time.
+    for (const file of typeof files === 'function' ? files() : files) {
       const text = readable(file, o.maxFileBytes)
       if (typeof text !== 'string') {
         skipped.push({ key, path: file.path, why: text.why })
