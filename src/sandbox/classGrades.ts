@@ -1,5 +1,6 @@
 import { gradebookApi } from '../api/gradebookApi'
 import type { Gradebook, RegradeAnswer, SubmissionDetail, SubmissionsDeleted } from '../contract/gradebook'
+import type { SimilarityReport } from '../contract/similarity'
 import { mapped } from './sandboxError'
 
 /**
@@ -15,6 +16,9 @@ export const classGrades = {
   /** Grades every stored submission again (of one lab, or all) against the lab as it is now. */
   regrade: (name: string, lab?: string): Promise<RegradeAnswer> =>
     mapped(() => gradebookApi.regrade(name, lab)),
+  /** The most similar pairs of the students' latest submissions of a lab: pointers, never a verdict. */
+  similar: (name: string, lab: string): Promise<SimilarityReport> =>
+    mapped(() => gradebookApi.similar(name, lab)),
   /** Deletes one submission for good (its snapshot too). */
   deleteSubmission: (name: string, sandboxId: string, submissionId: string): Promise<void> =>
     mapped(() => gradebookApi.deleteSubmission(name, sandboxId, submissionId)),

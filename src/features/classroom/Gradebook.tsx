@@ -3,6 +3,7 @@ import { useState } from 'react'
 import type { GradebookAttempt, GradebookRow } from '../../contract/gradebook'
 import { ConfirmDialog } from '../../ui/ConfirmDialog'
 import { countedText, lateCell, when } from './gradeText'
+import { SimilarSection } from './SimilarSection'
 import { SubmissionView } from './SubmissionView'
 import { useGradebook } from './useGradebook'
 
@@ -120,6 +121,7 @@ export function Gradebook({ name, active }: { name: string; active: boolean }) {
           </tbody>
         </table>
       )}
+      {rows.some((r) => r.attempts > 0) && <SimilarSection className={name} labs={grades.data.labs} />}
       <ConfirmDialog
         open={confirming}
         id="class-regrade"
