@@ -23,7 +23,7 @@ const lostAfterMs = 10_000
 const letters = 'abcdefghijklmnopqrstuvwxyz'
 
 /** A key's echo time, and when it was typed. */
-interface Echo {
+export interface Echo {
   at: number
   ms: number
 }
@@ -31,17 +31,21 @@ interface Echo {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** How keys go: a StreamInput call held open, as the IDE sends them on the local stack, or a SendInput each. */
-type Keys = (text: string) => Promise<void> | void
+export type Keys = (text: string) => Promise<void> | void
 
-/** Types a key every 200 ms until `until`, timing each one's echo; Ctrl-U every 60 keys keeps the line short. */
-async function typeAway(
+/**
+ * Types a key every 200 ms until `until` (a time, or asked before each key), timing each one's
+ * echo; Ctrl-U every 60 keys keeps the line short.
+ */
+export async function typeAway(
   terminal: TerminalSession,
   keys: Keys,
-  until: number,
+  until: number | (() => number),
   echoes: Echo[],
 ): Promise<number> {
+  const end = typeof until === 'function' ? until : () => until
   let lost = 0
-  for (let k = 0; performance.now() < until; k++) {
+  for (let k = 0; performance.now() < end(); k++) {
     if (k > 0 && k % 60 === 0) await keys('\u0015')
     const key = letters[k % letters.length] as string
     const from = terminal.output().length
@@ -58,6 +62,45 @@ async function typeAway(
     await sleep(Math.max(0, keyEveryMs - took))
   }
   return lost
+}
+
+/**
+ * Each student's desk as the class bench sets it: a terminal (bash without rc files) reached
+ * through the router, how keys go to it (StreamInput as the IDE sends them, or a SendInput each),
+ * and an open recursive watch of their home as an open explorer keeps. Also the grading bench's.
+ */
+export async function studentDesks(
+  stack: LocalStack,
+  sandboxIds: readonly string[],
+  input: 'stream' | 'send' = 'stream',
+): Promise<{ addresses: SandboxAddress[]; terminals: TerminalSession[]; keys: Keys[]; close(): void }> {
+  const closers: (() => void)[] = []
+  const close = () => {
+    for (const c of closers.splice(0)) c()
+  }
+  try {
+    const addresses: SandboxAddress[] = await Promise.all(
+      sandboxIds.map(async (sandboxId) => {
+        const detail = (await (await stack.api('GET', `/sandboxes/${sandboxId}`)).json()) as {
+          envdAccessToken: string
+        }
+        return { port: stack.port, token: detail.envdAccessToken, sandboxId }
+      }),
+    )
+    const terminals = await Promise.all(addresses.map((a) => startTerminal(a, '/bin/bash', ['--norc'])))
+    for (const t of terminals) closers.push(() => t.close())
+    const keys: Keys[] = terminals.map((t, i) => {
+      if (input === 'send') return (text) => t.type(text)
+      const stream = streamInput(addresses[i] as SandboxAddress, t.pid)
+      closers.push(stream.close)
+      return stream.send
+    })
+    for (const a of addresses) closers.push((await watchFolder(a, '/home/user')).close)
+    return { addresses, terminals, keys, close }
+  } catch (err) {
+    close()
+    throw err
+  }
 }
 
 /** One class of `students` at work for `minutes`: its figures. */
@@ -78,23 +121,13 @@ export async function classAtWork(
       timeoutSeconds: 3600,
     })
     if (failures.length > 0) throw new Error(`${failures.length} sandboxes failed: ${failures[0]?.error}`)
-    const addresses: SandboxAddress[] = await Promise.all(
-      sandboxes.map(async ({ sandboxId }) => {
-        const detail = (await (await stack.api('GET', `/sandboxes/${sandboxId}`)).json()) as {
-          envdAccessToken: string
-        }
-        return { port: stack.port, token: detail.envdAccessToken, sandboxId }
-      }),
+    const desks = await studentDesks(
+      stack,
+      sandboxes.map((s) => s.sandboxId),
+      input,
     )
-    const terminals = await Promise.all(addresses.map((a) => startTerminal(a, '/bin/bash', ['--norc'])))
-    for (const t of terminals) closers.push(() => t.close())
-    const keys: Keys[] = terminals.map((t, i) => {
-      if (input === 'send') return (text) => t.type(text)
-      const stream = streamInput(addresses[i] as SandboxAddress, t.pid)
-      closers.push(stream.close)
-      return stream.send
-    })
-    for (const a of addresses) closers.push((await watchFolder(a, '/home/user')).close)
+    closers.push(desks.close)
+    const { terminals, keys } = desks
     await sleep(1000)
 
     const pid = stack.pid as number

@@ -1,5 +1,5 @@
 // `npm run bench`: measures and prints a table of medians. Benchmarks are not tests: nothing here fails on a time.
-// `npm run bench -- runtime` (or codec, platform, class, neighbour, terminal, explorer, ports, editor, embed, fuzz, lsp, search, together) runs one group.
+// `npm run bench -- runtime` (or codec, platform, class, grading, neighbour, terminal, explorer, ports, editor, embed, fuzz, lsp, search, together) runs one group.
 // `npm run bench -- soak` (an hour by default, `--minutes N`) runs only when named.
 import { classFigures } from './class.bench'
 import { classLoadFigures } from './classLoad.bench'
@@ -8,6 +8,7 @@ import { editorFigures } from './editor.bench'
 import { embedFigures } from './embed.bench'
 import { explorerFigures } from './explorer.bench'
 import { fuzzFigures } from './fuzz.bench'
+import { gradingFigures } from './grading.bench'
 import { lspFigures } from './lsp.bench'
 import { neighbourFigures } from './neighbour.bench'
 import { platformFigures } from './platform.bench'
@@ -25,6 +26,8 @@ const groups: Record<string, () => Promise<Figure[]>> = {
   platform: platformFigures,
   // Making a class, then a class at work (BENCH_CLASS_MINUTES each for 30 and 50 students).
   class: async () => [...(await classFigures()), ...(await classLoadFigures())],
+  // Thirty students submit within a minute: all graded, and the class's echo meanwhile.
+  grading: gradingFigures,
   neighbour: neighbourFigures,
   terminal: terminalFigures,
   explorer: explorerFigures,
