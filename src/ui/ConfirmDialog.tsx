@@ -31,7 +31,12 @@ export function ConfirmDialog({
       role="alertdialog"
       aria-labelledby={`${id}-title`}
       aria-describedby={`${id}-text`}
-      onClose={() => onAnswer(false)}
+      onClose={(event) => {
+        // React passes a dialog's close up its tree: a question asked inside another dialog
+        // (a submission's view) would close that one too.
+        event.stopPropagation()
+        onAnswer(false)
+      }}
     >
       <h2 id={`${id}-title`}>{title}</h2>
       <p id={`${id}-text`}>{children}</p>
