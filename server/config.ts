@@ -51,6 +51,12 @@ export interface SandboxLimits {
   pids: number
   /** Size of its home's file system (see SandboxDisks); absent in records from before disks. */
   diskMB?: number
+  /**
+   * Its share of the CPU when the cores are contended, as cgroup v2's `cpu.weight` (100 is
+   * everyone's; 10 yields to ten of them). Absent: 100. Lowered for work nobody waits on at a
+   * keyboard (a grader), since `nice` inside a sandbox ranks only against that sandbox's own.
+   */
+  cpuWeight?: number
 }
 
 /**
@@ -60,7 +66,7 @@ export interface SandboxLimits {
  * for a dev server and a build; 1,024 processes; a 4 GiB home (sparse: the host gives it only
  * what it holds).
  */
-export const defaultSandboxLimits: Required<SandboxLimits> = {
+export const defaultSandboxLimits: Required<Omit<SandboxLimits, 'cpuWeight'>> = {
   cpus: Math.min(2, Math.max(0.5, availableParallelism() / 2)),
   memoryMB: 2048,
   pids: 1024,

@@ -3,10 +3,11 @@
 // sandbox alone, and the API tells each sandbox's own figures. Through the official SDK, against
 // real cgroups and real file systems.
 import { execFileSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { CommandExitError, NotEnoughSpaceError, Sandbox } from 'e2b'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { findCgroupDirs, sandboxGroupParent } from './launcher/findCgroupDirs'
 import { ideCall } from './testing/ideCall'
 import { startTestPlatform, type TestPlatform } from './testing/platformFixture'
 import { pointSdkAt } from './testing/sdkEnv'
@@ -135,5 +136,23 @@ describe('limits per sandbox', () => {
     expect((killed as CommandExitError).error).toBe('signal: killed')
     expect((await neighbour.commands.run('echo still-here')).stdout).toBe('still-here\n')
     expect(await neighbour.files.exists('/home/user')).toBe(true)
+  })
+
+  it('ranks a background sandbox (a grader) a tenth of an interactive one when the cores are contended', async () => {
+    if (!enforced('cpu')) return
+    const dirs = findCgroupDirs()
+    const weightOf = (id: string) =>
+      tp.platform.launcher.limits.kind === 'cgroup-v2'
+        ? Number(readFileSync(join(dirs.v2 as string, sandboxGroupParent, id, 'cpu.weight'), 'utf8'))
+        : Number(
+            readFileSync(join(dirs.v1Limits?.cpu as string, sandboxGroupParent, id, 'cpu.shares'), 'utf8'),
+          )
+    const grader = await tp.platform.manager.create({ templateID: 'base', background: true })
+    try {
+      const [interactive, background] = [weightOf(neighbour.sandboxId), weightOf(grader.sandboxID)]
+      expect(background).toBe(Math.round(interactive / 10))
+    } finally {
+      await tp.platform.manager.kill(grader.sandboxID)
+    }
   })
 })

@@ -23,12 +23,16 @@ export interface CreateRequest {
   envVars?: Record<string, string> | undefined
   /** No way out of the sandbox, where the launcher gives each its own network (a grader). Never from a request. */
   offline?: boolean
+  /** Runs behind every interactive sandbox when the cores are busy (a grader). Never from a request. */
+  background?: boolean
   /** Adds files to its home after the template's, before it starts (a submission to grade). Never from a request. */
   addFiles?: (homeDir: string) => Promise<void>
 }
 
 /** Shortest timeout a sandbox resumed by traffic gets (E2B: its minimum-autoresume-timeout, 5 minutes). */
 const minAutoResumeSeconds = 5 * 60
+/** A background sandbox's CPU weight: a tenth of an interactive one's when the cores are contended. */
+const backgroundCpuWeight = 10
 
 /**
  * What a request to a paused sandbox came to (`resumeForTraffic`): it runs (resumed now, or by
@@ -209,7 +213,9 @@ export class SandboxManager {
           }
         : {}),
       state: 'running',
-      limits: this.options.sandboxLimits,
+      limits: request.background
+        ? { ...this.options.sandboxLimits, cpuWeight: backgroundCpuWeight }
+        : this.options.sandboxLimits,
       ...(request.offline ? { offline: true } : {}),
     }
     const entry: Entry = { record, queue: Promise.resolve() }

@@ -35,13 +35,18 @@ const settings: Record<
   LimitController,
   (limits: SandboxLimits) => { v1: [string, string][]; v2: [string, string][] }
 > = {
-  cpu: ({ cpus }) => ({
-    // A cap of `cpus` CPUs' worth of time per period; within it, an equal share with the others.
+  cpu: ({ cpus, cpuWeight = 100 }) => ({
+    // A cap of `cpus` CPUs' worth of time per period; within it, a share by weight (v1's shares
+    // are v2's weight scaled: 1,024 is 100).
     v1: [
       ['cpu.cfs_period_us', String(cfsPeriodUs)],
       ['cpu.cfs_quota_us', String(Math.round(cpus * cfsPeriodUs))],
+      ['cpu.shares', String(Math.max(2, Math.round((cpuWeight * 1024) / 100)))],
     ],
-    v2: [['cpu.max', `${Math.round(cpus * cfsPeriodUs)} ${cfsPeriodUs}`]],
+    v2: [
+      ['cpu.max', `${Math.round(cpus * cfsPeriodUs)} ${cfsPeriodUs}`],
+      ['cpu.weight', String(Math.min(10_000, Math.max(1, Math.round(cpuWeight))))],
+    ],
   }),
   memory: ({ memoryMB }) => ({
     v1: [['memory.limit_in_bytes', String(memoryMB * mib)]],

@@ -79,6 +79,7 @@ async function gradeIn(
     timeout: grade.timeoutSeconds + sandboxMarginSeconds,
     metadata: { purpose: 'grader' },
     offline: true,
+    background: true,
     addFiles: async (homeDir) => {
       await writeSubmission(homeDir, used)
       await copyHidden(templateDir, homeDir, lab.isHidden)
