@@ -1,33 +1,16 @@
-import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
+import { runOnHost } from './toolRunner'
 
 /**
  * Runs a host tool (mount, umount, mkfs) and waits for it; a failure's error carries its
- * `stderr`. In a session of its own: a Ctrl-C meant for the stack must not cut a mount or an
- * unmount short; the stack finishes or undoes it itself.
+ * `stderr`. Started by the tool runner (toolRunner.ts): in a session of its own, so a Ctrl-C
+ * meant for the stack does not cut a mount or an unmount short, and without forking the stack.
  */
-export function runTool(file: string, args: string[]): Promise<{ stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk
-    })
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk
-    })
-    child.once('error', reject)
-    child.once('close', (code, signal) => {
-      if (code === 0) return resolve({ stdout, stderr })
-      const status = signal ? `killed by ${signal}` : `exit code ${code}`
-      reject(
-        Object.assign(new Error(`${file} ${args.join(' ')} failed (${status}): ${stderr.trim()}`), {
-          stderr,
-        }),
-      )
-    })
-  })
+export async function runTool(file: string, args: string[]): Promise<{ stdout: string; stderr: string }> {
+  const { code, signal, stdout, stderr } = await runOnHost(file, args)
+  if (code === 0) return { stdout, stderr }
+  const status = signal ? `killed by signal ${signal}` : `exit code ${code}`
+  throw Object.assign(new Error(`${file} ${args.join(' ')} failed (${status}): ${stderr.trim()}`), { stderr })
 }
 
 /** Mount points of this process's mount namespace, from /proc/self/mountinfo (its 5th field, octal-escaped). */
