@@ -1,12 +1,10 @@
-import { expect, test } from '@playwright/test'
 import { EditorPage } from './pages/EditorPage'
 import { screenshot, WorkbenchPage } from './pages/WorkbenchPage'
 import { SandboxFiles } from './sandboxFiles'
+import { expect, test } from './sharedContext'
 import { stackForThisFile } from './stack'
 
 const stack = stackForThisFile()
-// A context of its own per test (not sharedContext.ts): once, in a full run, the workbench was
-// gone from the page right after its stack stopped there, which no run of this spec alone shows.
 // Each test stops its stack and starts it again, then waits out the page's backoff: beside
 // another spec on two cores, that alone can take a minute.
 test.describe.configure({ timeout: 180_000 })
