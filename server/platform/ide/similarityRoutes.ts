@@ -19,7 +19,8 @@ function latestOfEach(entries: readonly GradedSubmission[], className: string, l
     const seen = latest.get(s.student)
     if (!seen || seen.submittedAt <= s.submittedAt) latest.set(s.student, s)
   }
-  return [...latest.values()]
+  // By name, so a pair reads the same way every time (ada and ben, never ben and ada).
+  return [...latest.values()].sort((x, y) => x.student.localeCompare(y.student))
 }
 
 /**
