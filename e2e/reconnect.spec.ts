@@ -56,3 +56,25 @@ test('a save while the stack is down keeps the edit unsaved and says so; once ba
   await expect(editor.tab('draft.txt')).toHaveAccessibleName('draft.txt')
   expect(await files.read('/home/user/draft.txt')).toBe('first\nsecond')
 })
+
+test('a part first opened while the stack is down says it could not be loaded, and loads on Try again once back', async ({
+  page,
+}) => {
+  const wb = new WorkbenchPage(page)
+  await wb.goto(stack.link())
+  await stack.stop()
+  await expect(wb.state).toContainText('Reconnecting')
+  // The command palette's code is fetched when it first opens: now, from a stack that is away.
+  await page.keyboard.press('Control+Shift+P')
+  const failed = page.getByRole('alert').filter({ hasText: 'Command palette could not be loaded' })
+  await expect(failed).toBeVisible({ timeout: 30_000 })
+  // The rest of the page stays: no blank tab.
+  await expect(wb.terminal).toBeVisible()
+  await expect(page.getByRole('tree', { name: 'Files' })).toBeVisible()
+
+  await stack.start()
+  await expect(wb.state).toHaveText('Running', { timeout: 45_000 })
+  await failed.getByRole('button', { name: 'Try again' }).click()
+  await expect(wb.palette).toBeVisible()
+  await expect(failed).toBeHidden()
+})

@@ -4,6 +4,7 @@ import { localStack } from '../sandbox/localStack'
 import type { SandboxAddress } from '../sandbox/sandboxAddress'
 import { lazyNamed } from '../ui/lazyNamed'
 import { Notifications } from '../ui/Notifications'
+import { PartBoundary } from '../ui/PartBoundary'
 import { Splash } from '../ui/Splash'
 import { type Theme, useApplyTheme } from '../ui/themeStore'
 import { useSandboxSession } from '../workbench/useSandboxSession'
@@ -53,6 +54,15 @@ function DefaultPage({ theme }: { theme: Theme }) {
 
 /** The application: the title bar, the page the URL names, and notifications. */
 export function App() {
+  return (
+    // Anything that still throws while rendering says so, rather than leaving a blank page.
+    <PartBoundary label="The IDE">
+      <Page />
+    </PartBoundary>
+  )
+}
+
+function Page() {
   const theme = useApplyTheme()
   const route = parseRoute(usePath())
   // Inside another page (/embed): no title bar, no way to other sandboxes.

@@ -1,5 +1,6 @@
 import { Suspense, useCallback, useEffect, useState, useSyncExternalStore } from 'react'
 import { Later } from '../common/Later'
+import { retryImport } from '../common/retryImport'
 import { Subscribers } from '../common/Subscribers'
 import type { LanguageService } from '../sandbox/language/LanguageService'
 import type { SymbolSource } from '../sandbox/language/workspaceSymbols'
@@ -163,7 +164,7 @@ function symbolsOf(workspace: Workspace): Later<SymbolSource> {
     symbolSources.set(workspace, later)
     // Code intelligence's own code may still be on its way: the symbols follow it.
     const start = (language: LanguageService) =>
-      void import('../sandbox/language/workspaceSymbols').then(({ WorkspaceSymbols }) =>
+      void retryImport(() => import('../sandbox/language/workspaceSymbols')).then(({ WorkspaceSymbols }) =>
         later.set(new WorkspaceSymbols(language)),
       )
     const language = workspace.language.getSnapshot()

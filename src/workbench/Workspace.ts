@@ -1,5 +1,6 @@
 import { Later } from '../common/Later'
 import { type Disposable, DisposableStore, toDisposable } from '../common/lifecycle'
+import { retryImport } from '../common/retryImport'
 import { EditorManager } from '../features/editor/EditorManager'
 import { guardUnsavedEdits } from '../features/editor/guardUnsavedEdits'
 import { LabController } from '../features/lab/LabController'
@@ -126,7 +127,7 @@ export class Workspace {
     )
     this.disposables.add(toDisposable(guardUnsavedEdits(this.editor)))
     // Unsaved text kept in the browser (hot exit): its code comes after the page renders.
-    void import('../features/editor/hotExit/startHotExit')
+    void retryImport(() => import('../features/editor/hotExit/startHotExit'))
       .then(({ startHotExit }) =>
         startHotExit(this.editor, session, {
           scope: addressKey(session.address),
@@ -159,7 +160,7 @@ export class Workspace {
     }
     this.codeIntelligence = options.codeIntelligence
     if (options.codeIntelligence)
-      void import('./codeIntelligence').then(({ startCodeIntelligence }) =>
+      void retryImport(() => import('./codeIntelligence')).then(({ startCodeIntelligence }) =>
         this.language.set(
           this.disposables.add(
             startCodeIntelligence(session, this.watch, this.editor, options.notices, this.lab),
@@ -167,7 +168,7 @@ export class Workspace {
         ),
       )
     if (options.sourceControl)
-      void import('./sourceControl').then(({ startSourceControl }) =>
+      void retryImport(() => import('./sourceControl')).then(({ startSourceControl }) =>
         this.sourceControl.set(
           this.disposables.add(startSourceControl(session, this.watch, this.editor)).scm,
         ),
@@ -187,17 +188,18 @@ export class Workspace {
   ): () => Promise<Collaboration> {
     let loading: Promise<Collaboration> | undefined
     const load = () => {
-      loading ??= Promise.all([import('../sandbox/collab/collaboration'), import('./followPerson')]).then(
-        async ([{ loadCollaboration }, { FollowPerson }]) => {
-          const collaboration = this.disposables.add(await loadCollaboration(session, name, { readOnly }))
-          const follow = this.disposables.add(
-            new FollowPerson(collaboration.presence, this.editor, (text) => notices.push('info', text)),
-          )
-          this.people.set({ presence: collaboration.presence, follow })
-          void collaboration.presence.settled()
-          return collaboration
-        },
-      )
+      loading ??= Promise.all([
+        retryImport(() => import('../sandbox/collab/collaboration')),
+        retryImport(() => import('./followPerson')),
+      ]).then(async ([{ loadCollaboration }, { FollowPerson }]) => {
+        const collaboration = this.disposables.add(await loadCollaboration(session, name, { readOnly }))
+        const follow = this.disposables.add(
+          new FollowPerson(collaboration.presence, this.editor, (text) => notices.push('info', text)),
+        )
+        this.people.set({ presence: collaboration.presence, follow })
+        void collaboration.presence.settled()
+        return collaboration
+      })
       return loading
     }
     whenIdle(() => void load())

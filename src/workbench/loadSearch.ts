@@ -1,4 +1,5 @@
 import { Later } from '../common/Later'
+import { retryImport } from '../common/retryImport'
 import type { SearchKit } from './searchServices'
 import type { Workspace } from './Workspace'
 
@@ -16,7 +17,7 @@ export function searchOf(workspace: Workspace): Later<SearchKit> {
     search = later
     searches.set(workspace, later)
     // A workspace gone by then disposes the search as it adopts it.
-    void import('./searchServices').then(({ startSearch }) =>
+    void retryImport(() => import('./searchServices')).then(({ startSearch }) =>
       later.set(workspace.adopt(startSearch(workspace.session, workspace.watch, workspace.editor))),
     )
   }
