@@ -47,8 +47,17 @@ test('the lab opens: its instructions as Markdown, its files in the editor, not 
   expect(await editor.text()).toContain('return None')
   await expect(lab.result).toHaveText('Not checked yet.')
   await screenshot(page, testInfo, 'lab')
+  // The instructions stay as they are while the panel around them changes (a click or a
+  // selection in them is not lost): an edit makes the panel say it is unsaved.
+  const link = lab.instructions.getByRole('button', { name: 'tests/test_main.py' })
+  const linkNode = await link.elementHandle()
+  await editor.typeAtEnd('#')
+  await expect(lab.panel).toContainText('Unsaved changes in the editor are not checked')
+  await page.keyboard.press('Control+Z')
+  await expect(lab.panel).not.toContainText('Unsaved changes in the editor are not checked')
+  expect(await linkNode?.evaluate((node) => node.isConnected)).toBe(true)
   // A link to a file of the lab opens it in the editor.
-  await lab.instructions.getByRole('button', { name: 'tests/test_main.py' }).click()
+  await link.click()
   await expect(editor.tab('test_main.py')).toHaveAttribute('aria-selected', 'true')
 })
 

@@ -1,3 +1,4 @@
+import { useCallback } from 'react'
 import type { EditorManager } from '../features/editor/EditorManager'
 import type { LabController } from '../features/lab/LabController'
 import { LabPanel } from '../features/lab/LabPanel'
@@ -7,11 +8,9 @@ import { useExternalStore } from '../ui/useExternalStore'
 export function LabSide({ lab, editor }: { lab: LabController; editor: EditorManager }) {
   const unsaved = useExternalStore(editor).documents.some((d) => d.dirty)
   const home = useExternalStore(lab).home
-  return (
-    <LabPanel
-      lab={lab}
-      unsavedChanges={unsaved}
-      onOpenFile={(path) => void editor.open(home ? `${home}/${path}` : path)}
-    />
+  const openFile = useCallback(
+    (path: string) => void editor.open(home ? `${home}/${path}` : path),
+    [editor, home],
   )
+  return <LabPanel lab={lab} unsavedChanges={unsaved} onOpenFile={openFile} />
 }

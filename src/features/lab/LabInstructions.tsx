@@ -1,4 +1,4 @@
-import type { ComponentProps } from 'react'
+import { type ComponentProps, memo, useLayoutEffect, useMemo, useRef } from 'react'
 import Markdown, { type Components } from 'react-markdown'
 import remarkGfm from 'remark-gfm'
 import { labLink } from './labLinks'
@@ -22,14 +22,38 @@ const shifted = (level: 3 | 4 | 5 | 6) => {
  * (javascript:, data:, a path out of the home folder) is plain text, and images are never loaded
  * (a link to them instead), so the instructions cannot make the page fetch anything.
  */
-export function LabInstructions({ text, path, onOpenFile }: LabInstructionsProps) {
-  const components: Components = {
-    h1: shifted(3),
-    h2: shifted(4),
-    h3: shifted(5),
-    h4: shifted(6),
-    h5: shifted(6),
-    h6: shifted(6),
+export const LabInstructions = memo(function LabInstructions({
+  text,
+  path,
+  onOpenFile,
+}: LabInstructionsProps) {
+  // The handler of the moment, read at the click: the components below stay the same across renders.
+  const openFile = useRef(onOpenFile)
+  useLayoutEffect(() => {
+    openFile.current = onOpenFile
+  })
+  // Made once per instructions file: a new component per render would make React rebuild every
+  // heading and link each time the lab's state changes, and a click landing just then is lost.
+  const components = useMemo(() => instructionComponents(path, (file) => openFile.current(file)), [path])
+  return (
+    <Markdown remarkPlugins={[remarkGfm]} skipHtml components={components}>
+      {text}
+    </Markdown>
+  )
+})
+
+const headings: Components = {
+  h1: shifted(3),
+  h2: shifted(4),
+  h3: shifted(5),
+  h4: shifted(6),
+  h5: shifted(6),
+  h6: shifted(6),
+}
+
+function instructionComponents(path: string, onOpenFile: (path: string) => void): Components {
+  return {
+    ...headings,
     a: ({ href, children }) => {
       const link = labLink(href, path)
       if (link.kind === 'web') {
@@ -65,9 +89,4 @@ export function LabInstructions({ text, path, onOpenFile }: LabInstructionsProps
       )
     },
   }
-  return (
-    <Markdown remarkPlugins={[remarkGfm]} skipHtml components={components}>
-      {text}
-    </Markdown>
-  )
 }

@@ -1,12 +1,13 @@
 import './lab.css'
-import { lazy, Suspense, useId } from 'react'
+import { Suspense, useId } from 'react'
+import { lazyNamed } from '../../ui/lazyNamed'
 import { useExternalStore } from '../../ui/useExternalStore'
 import { GradingSection, SubmitButton } from './GradingSection'
 import type { CheckState, LabController, ResetState } from './LabController'
 import { ResetDialog } from './ResetDialog'
 
 // react-markdown and its parser load only when a lab is shown.
-const LabInstructions = lazy(() => import('./LabInstructions').then((m) => ({ default: m.LabInstructions })))
+const LabInstructions = lazyNamed(() => import('./LabInstructions'), 'LabInstructions')
 
 interface LabPanelProps {
   lab: LabController
