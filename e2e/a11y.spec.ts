@@ -2,7 +2,7 @@
 // dashboard, the command palette, the close dialog, the lab panel and its reset dialog, File: Open…, the preview, and the
 // embed with its consent dialog, in the light theme and the dark one; no serious or critical
 // finding is allowed (contrast included). The phone layout is audited in phone.spec.ts.
-import { expect, test } from '@playwright/test'
+
 import { axeFindings } from './axeFindings'
 import { chromiumLaunchOptions } from './chromium'
 import { EditorPage } from './pages/EditorPage'
@@ -10,6 +10,7 @@ import { EmbedParentPage } from './pages/EmbedParentPage'
 import { LabPanelPage } from './pages/LabPanelPage'
 import { WorkbenchPage } from './pages/WorkbenchPage'
 import { SandboxFiles } from './sandboxFiles'
+import { expect, test } from './sharedContext'
 import { stackForThisFile } from './stack'
 
 // See embed.spec.ts: the embed's parent page is answered by Playwright.

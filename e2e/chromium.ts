@@ -15,6 +15,8 @@ export function chromiumLaunchOptions(): LaunchOptions {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      // Pages of one site in one context share a renderer process (see sharedContext.ts).
+      '--process-per-site',
     ],
   }
 }

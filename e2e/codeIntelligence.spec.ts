@@ -1,7 +1,8 @@
-import { expect, type Page, test } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { EditorPage } from './pages/EditorPage'
 import { WorkbenchPage } from './pages/WorkbenchPage'
 import { SandboxFiles } from './sandboxFiles'
+import { expect, test } from './sharedContext'
 import { stackForThisFile } from './stack'
 
 // Code intelligence against the real stack and the real servers in the sandbox (Pyright, and

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test'
 import { WorkbenchPage } from './pages/WorkbenchPage'
+import { expect, test } from './sharedContext'
 import { freePort, LocalStack } from './stack'
 
 // "The cloud": a second local platform with its own key stands in for E2B, without internet.

@@ -1,7 +1,7 @@
-import { expect, test } from '@playwright/test'
 import { chromiumLaunchOptions } from './chromium'
 import { EmbedParentPage, type RecordedEvent } from './pages/EmbedParentPage'
 import { SandboxFiles } from './sandboxFiles'
+import { expect, test } from './sharedContext'
 import { freePort, LocalStack, stackForThisFile } from './stack'
 
 // The IDE inside pages of other origins (issue 8): the handshake, commands, consent, events,

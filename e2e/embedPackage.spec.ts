@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { expect, test } from '@playwright/test'
 import { build } from 'esbuild'
+import { expect, test } from './sharedContext'
 import { freePort, LocalStack } from './stack'
 
 const projectRoot = join(import.meta.dirname, '..')

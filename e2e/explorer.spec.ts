@@ -1,7 +1,7 @@
-import { expect, test } from '@playwright/test'
 import { ExplorerPage } from './pages/ExplorerPage'
 import { WorkbenchPage } from './pages/WorkbenchPage'
 import { SandboxFiles } from './sandboxFiles'
+import { expect, test } from './sharedContext'
 import { stackForThisFile } from './stack'
 
 test.describe.configure({ mode: 'serial' })

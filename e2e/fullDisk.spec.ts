@@ -1,9 +1,9 @@
-import { expect, test } from '@playwright/test'
 import { EditorPage } from './pages/EditorPage'
 import { ExplorerPage } from './pages/ExplorerPage'
 import { WorkbenchPage } from './pages/WorkbenchPage'
 import { runInSandbox } from './runtimeProcess'
 import { SandboxFiles } from './sandboxFiles'
+import { expect, test } from './sharedContext'
 import { stackForThisFile } from './stack'
 
 // A full home loses nothing (issue 44): a save or an upload that runs out of room says so, the

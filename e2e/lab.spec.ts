@@ -2,12 +2,13 @@
 // API, opened in the IDE, checked, fixed, checked again and reset.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { expect, type Page, test } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { EditorPage } from './pages/EditorPage'
 import { ExplorerPage } from './pages/ExplorerPage'
 import { LabPanelPage } from './pages/LabPanelPage'
 import { screenshot, WorkbenchPage } from './pages/WorkbenchPage'
 import { SandboxFiles } from './sandboxFiles'
+import { expect, test } from './sharedContext'
 import { stackForThisFile } from './stack'
 
 test.describe.configure({ mode: 'serial' })

@@ -1,6 +1,6 @@
-import { expect, test } from '@playwright/test'
 import { ExplorerPage } from './pages/ExplorerPage'
 import { WorkbenchPage } from './pages/WorkbenchPage'
+import { expect, test } from './sharedContext'
 import { stackForThisFile } from './stack'
 
 const stack = stackForThisFile()

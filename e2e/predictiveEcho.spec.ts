@@ -1,6 +1,6 @@
-import { expect, test } from '@playwright/test'
 import { startDelayingProxy } from '../server/testing/delayingProxy'
 import { WorkbenchPage } from './pages/WorkbenchPage'
+import { expect, test } from './sharedContext'
 import { stackForThisFile } from './stack'
 
 // Predictive echo against the real stack and a real bash, behind a proxy that adds 40 ms each

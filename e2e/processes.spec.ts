@@ -1,9 +1,9 @@
-import { expect, test } from '@playwright/test'
 import { EditorPage } from './pages/EditorPage'
 import { ProcessPanelPage } from './pages/ProcessPanelPage'
 import { screenshot, WorkbenchPage } from './pages/WorkbenchPage'
 import { signalRuntimeProcess, startRuntimeProcess } from './runtimeProcess'
 import { SandboxFiles } from './sandboxFiles'
+import { expect, test } from './sharedContext'
 import { stackForThisFile } from './stack'
 
 test.describe.configure({ mode: 'serial' })

@@ -1,7 +1,7 @@
-import { expect, test } from '@playwright/test'
 import { EditorPage } from './pages/EditorPage'
 import { screenshot, WorkbenchPage } from './pages/WorkbenchPage'
 import { SandboxFiles } from './sandboxFiles'
+import { expect, test } from './sharedContext'
 import { stackForThisFile } from './stack'
 
 const stack = stackForThisFile()

@@ -1,9 +1,9 @@
-import { expect, test } from '@playwright/test'
 import { EditorPage } from './pages/EditorPage'
 import { SearchPage } from './pages/SearchPage'
 import { WorkbenchPage } from './pages/WorkbenchPage'
 import { runInSandbox } from './runtimeProcess'
 import { SandboxFiles } from './sandboxFiles'
+import { expect, test } from './sharedContext'
 import { stackForThisFile } from './stack'
 
 // Find in Files, Replace and Go to File against the real stack: ripgrep (and, with it hidden,

@@ -1,10 +1,11 @@
-import { expect, type Page, test } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { EditorPage } from './pages/EditorPage'
 import { ExplorerPage } from './pages/ExplorerPage'
 import { SourceControlPage } from './pages/SourceControlPage'
 import { WorkbenchPage } from './pages/WorkbenchPage'
 import { runInSandbox } from './runtimeProcess'
 import { SandboxFiles } from './sandboxFiles'
+import { expect, test } from './sharedContext'
 import { stackForThisFile } from './stack'
 
 // The Source Control view against the real stack and the real git in the sandbox: the home

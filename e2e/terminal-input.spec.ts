@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
-import { expect, test } from '@playwright/test'
 import { WorkbenchPage } from './pages/WorkbenchPage'
+import { expect, test } from './sharedContext'
 import { stackForThisFile } from './stack'
 
 test.describe.configure({ mode: 'serial' })

@@ -1,8 +1,8 @@
-import { expect, test } from '@playwright/test'
 import { startDelayingProxy } from '../server/testing/delayingProxy'
 import { WorkbenchPage } from './pages/WorkbenchPage'
 import { listRuntimeProcesses } from './runtimeProcess'
 import { SandboxFiles } from './sandboxFiles'
+import { expect, test } from './sharedContext'
 import { stackForThisFile } from './stack'
 
 test.describe.configure({ mode: 'serial' })
