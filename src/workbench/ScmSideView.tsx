@@ -1,19 +1,17 @@
-import { Suspense } from 'react'
-import { lazyNamed } from '../ui/lazyNamed'
+import { SourceControlView } from '../features/scm/SourceControlView'
 import { useExternalStore } from '../ui/useExternalStore'
 import type { SideViewProps } from './sideViews'
 import { ViewLoading } from './ViewLoading'
 
-const SourceControlView = lazyNamed(() => import('../features/scm/SourceControlView'), 'SourceControlView')
 const nothing = { subscribe: () => () => {}, getSnapshot: () => undefined }
 
-/** The Source Control view, once source control is there; its shortcut gives it the keyboard. */
+/**
+ * The Source Control view, once source control is there; its shortcut gives it the keyboard.
+ * Its code comes in this module's chunk (itself fetched when the view first shows, or when the
+ * page is idle): a chunk of its own was a second fetch after this one, on the way to the first rows.
+ */
 export function ScmSideView({ sourceControl, focus }: SideViewProps) {
   const scm = useExternalStore(sourceControl?.store ?? nothing)
   if (!scm || !sourceControl) return <ViewLoading title="Source Control" />
-  return (
-    <Suspense fallback={<ViewLoading title="Source Control" />}>
-      <SourceControlView scm={scm} {...sourceControl} focus={focus} />
-    </Suspense>
-  )
+  return <SourceControlView scm={scm} {...sourceControl} focus={focus} />
 }

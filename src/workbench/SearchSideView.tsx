@@ -1,15 +1,14 @@
-import { Suspense, useEffect } from 'react'
-import { lazyNamed } from '../ui/lazyNamed'
+import { useEffect } from 'react'
+import { SearchView } from '../features/search/SearchView'
 import { useExternalStore } from '../ui/useExternalStore'
 import { searchOf } from './loadSearch'
 import type { SideViewProps } from './sideViews'
 import { ViewLoading } from './ViewLoading'
 
-const SearchView = lazyNamed(() => import('../features/search/SearchView'), 'SearchView')
-
 /**
- * The Search view, once its code and the workspace's search are there (fetched when it first
- * shows); its shortcut puts the keyboard in the query box.
+ * The Search view, once the workspace's search is there (made when it first shows); its shortcut
+ * puts the keyboard in the query box. The view's code is in this module's chunk, not one of its own
+ * fetched after it.
  */
 export function SearchSideView({ workspace, explorer, focus }: SideViewProps) {
   const kit = useExternalStore(searchOf(workspace))
@@ -18,9 +17,5 @@ export function SearchSideView({ workspace, explorer, focus }: SideViewProps) {
     if (kit && requested > 0 && focus.take()) kit.model.reveal('query')
   }, [kit, requested, focus])
   if (!kit) return <ViewLoading title="Search" />
-  return (
-    <Suspense fallback={<ViewLoading title="Search" />}>
-      <SearchView model={kit.model} canReplace={!explorer.readOnly} />
-    </Suspense>
-  )
+  return <SearchView model={kit.model} canReplace={!explorer.readOnly} />
 }
