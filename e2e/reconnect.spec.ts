@@ -60,6 +60,9 @@ test('a save while the stack is down keeps the edit unsaved and says so; once ba
 test('a part first opened while the stack is down says it could not be loaded, and loads on Try again once back', async ({
   page,
 }) => {
+  // Routing turns the browser's HTTP cache off: the part's code must come from the stack (the
+  // worker's earlier tests may have cached it), and the stack is about to be down.
+  await page.route('**/*', (route) => route.continue())
   const wb = new WorkbenchPage(page)
   await wb.goto(stack.link())
   await stack.stop()
