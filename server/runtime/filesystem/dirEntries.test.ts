@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { toJson } from '@bufbuild/protobuf'
 import fc from 'fast-check'
 import { setAttribute } from 'fs-xattr'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import { EntryInfoSchema } from '../../../src/gen/filesystem_pb'
 import { UserDirectory } from '../users'
 import { byteOrder } from './byteOrder'
@@ -56,6 +56,25 @@ describe('describeDirectory', () => {
       'setuid',
       'with-metadata',
     ])
+  })
+
+  it('answers the same for a big folder, whose entries the native reader shares among threads', async () => {
+    const big = mkdtempSync(join(tmpdir(), 'dir-entries-big-'))
+    onTestFinished(() => rmSync(big, { recursive: true, force: true }))
+    // Past a few threads' shares, with metadata, links and folders spread among them.
+    for (let i = 0; i < 20_000; i++) {
+      const name = join(big, `e${i}`)
+      if (i % 997 === 0) symlinkSync(`e${i + 1}`, name)
+      else if (i % 1009 === 0) mkdirSync(name)
+      else writeFileSync(name, 'x'.repeat(i % 7))
+      if (i % 1013 === 0 && i % 997 !== 0) setAttribute(name, 'user.e2b.n', String(i))
+    }
+    const native = await describeDirectory(big, '/shown', users)
+    const plain = await describeDirectory(big, '/shown', users, undefined)
+    expect(native).toHaveLength(20_000)
+    expect(byName(native)).toEqual(byName(plain))
+    const tagged = native.find((e) => e.name === 'e1013')
+    expect(tagged && 'info' in tagged && tagged.info.metadata).toEqual({ n: '1013' })
   })
 
   it('says why a directory cannot be read, as Node does', async () => {
