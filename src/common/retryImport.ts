@@ -1,3 +1,5 @@
+import { backoffDelay } from './backoff'
+
 export interface RetryOptions {
   /** Tries in all before giving up with the last error. */
   attempts?: number
@@ -17,15 +19,16 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  */
 export async function retryImport<M>(load: () => Promise<M>, options: RetryOptions = {}): Promise<M> {
   const { attempts = 20, firstWaitMs = 1000, maxWaitMs = 30_000, sleep = pause } = options
-  let wait = firstWaitMs
+  // Exact steps, no jitter: a few small fetches a page, beside the session's reconnects, which are spread.
+  const policy = { initialMs: firstWaitMs, maxMs: maxWaitMs, jitter: 0 }
   for (let attempt = 1; ; attempt++) {
     try {
       return await load()
     } catch (error) {
       if (attempt >= attempts) throw error
+      const wait = backoffDelay(attempt, policy)
       console.warn(`Loading failed (attempt ${attempt} of ${attempts}), trying again in ${wait} ms`, error)
       await sleep(wait)
-      wait = Math.min(wait * 2, maxWaitMs)
     }
   }
 }

@@ -1,8 +1,8 @@
 import { Code, ConnectError, createClient } from '@connectrpc/connect'
 import { streamHeaders } from '../api/runtimeTransport'
+import { backoffDelay } from '../common/backoff'
 import { DisposableStore, toDisposable } from '../common/lifecycle'
 import { type EntryInfo, EventType, Filesystem, type FilesystemEvent } from '../gen/filesystem_pb'
-import { backoffDelay } from './backoff'
 import type { SandboxSession } from './SandboxSession'
 
 /** A change under the watched folder, with its absolute path (and its entry, for CREATE and WRITE). */

@@ -1,4 +1,4 @@
-import { backoffDelay } from '../backoff'
+import { backoffDelay } from '../../common/backoff'
 import type { SandboxSession } from '../SandboxSession'
 import type { Presence } from './Presence'
 import type { SharedDocuments } from './SharedDocuments'
