@@ -9,6 +9,7 @@ import { type LabTemplate, readLabTemplate } from '../../templates/labTemplate'
 import type { TemplateCatalog } from '../../templates/templateCatalog'
 import { sandboxCommands } from '../sandboxCommands'
 import { graderSlots } from './graderSlots'
+import { GradingCancelled } from './gradingJobs'
 import { junitResults, ReportError, type TestResult } from './junitResults'
 import { checkSubmission, type SubmittedFile, writeSubmission } from './submissionFiles'
 
@@ -44,11 +45,14 @@ const sandboxMarginSeconds = 60
  * submitted files and then the hidden ones (which win), no outbound network, the lab's command
  * run by `bash -l -c` as the sandbox's user in its home, cut at `grade.timeoutSeconds`; its
  * JUnit report, when the lab names one, gives each test's points. The sandbox is always removed.
+ * Aborting `signal` (its submission deleted) takes it out of the graders' line, or kills its
+ * sandbox; it then rejects with GradingCancelled, even when the grade was just done.
  */
 export async function gradeSubmission(
   { manager, templates }: { manager: SandboxManager; templates: Pick<TemplateCatalog, 'folder'> },
   templateID: string,
   files: readonly SubmittedFile[],
+  signal?: AbortSignal,
 ): Promise<Grade> {
   checkSubmission(files)
   const templateDir = await templates.folder(templateID)
@@ -61,7 +65,19 @@ export async function gradeSubmission(
   const used = files.filter((f) => !isLabs(f.path))
   const ignored = files.filter((f) => isLabs(f.path)).map((f) => f.path)
   // The sandbox's whole life takes a slot: graders wait their turn rather than share the cores.
-  return graderSlots.run(() => gradeIn(manager, templateID, templateDir, lab, grade, used, ignored))
+  let graded: Grade
+  try {
+    graded = await graderSlots.run(
+      () => gradeIn(manager, templateID, templateDir, lab, grade, used, ignored, signal),
+      signal,
+    )
+  } catch (err) {
+    // Whatever failed once its sandbox was killed under it, the reason is the deletion.
+    if (signal?.aborted) throw new GradingCancelled()
+    throw err
+  }
+  if (signal?.aborted) throw new GradingCancelled()
+  return graded
 }
 
 /** Makes the grader sandbox, runs the lab's command there, reads its report, and removes it. */
@@ -73,7 +89,9 @@ async function gradeIn(
   grade: NonNullable<LabManifest['grade']>,
   used: readonly SubmittedFile[],
   ignored: string[],
+  signal: AbortSignal | undefined,
 ): Promise<Grade> {
+  signal?.throwIfAborted()
   const record = await manager.create({
     templateID,
     timeout: grade.timeoutSeconds + sandboxMarginSeconds,
@@ -86,7 +104,18 @@ async function gradeIn(
     },
   })
   const id = record.sandboxID
+  // Removed once, by whichever comes first: a cancel (which cuts the command short) or the end.
+  let removing: Promise<void> | undefined
+  const remove = () => {
+    removing ??= Promise.resolve()
+      .then(() => manager.kill(id))
+      .catch(() => {})
+    return removing
+  }
+  const cancel = () => void remove()
+  signal?.addEventListener('abort', cancel, { once: true })
   try {
+    signal?.throwIfAborted()
     const route = manager.route(id)
     if (route.kind !== 'running') throw new Error(`the grader sandbox ${id} is ${route.kind}`)
     const timeoutMs = grade.timeoutSeconds * 1000
@@ -127,7 +156,8 @@ async function gradeIn(
     const sum = (pick: (t: TestResult) => number) => tests.reduce((total, t) => total + pick(t), 0)
     return { score: sum((t) => t.earned), maxScore: sum((t) => t.points), tests, ...ran }
   } finally {
-    await manager.kill(id).catch(() => {})
+    signal?.removeEventListener('abort', cancel)
+    await remove()
   }
 }
 

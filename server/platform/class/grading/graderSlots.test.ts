@@ -1,4 +1,5 @@
-// At most `size` at once, the rest in the order they came; a failure frees its slot.
+// At most `size` at once, the rest in the order they came; a failure frees its slot, and work
+// whose signal aborts while it waits leaves the line.
 import { describe, expect, it } from 'vitest'
 import { Slots } from './graderSlots'
 
@@ -28,6 +29,32 @@ describe('Slots', () => {
       'fulfilled',
       'fulfilled',
     ])
+    expect(slots.load).toEqual({ running: 0, waiting: 0 })
+  })
+  it('takes work out of the line when its signal aborts, and the slot goes to the next', async () => {
+    const slots = new Slots(1)
+    let release = () => {}
+    const first = slots.run(() => new Promise<string>((resolve) => (release = () => resolve('first'))))
+    const cancelled = new AbortController()
+    const started: string[] = []
+    const second = slots.run(async () => {
+      started.push('second')
+      return 'second'
+    }, cancelled.signal)
+    const third = slots.run(async () => {
+      started.push('third')
+      return 'third'
+    })
+    expect(slots.load).toEqual({ running: 1, waiting: 2 })
+    cancelled.abort(new Error('deleted'))
+    await expect(second).rejects.toThrow('deleted')
+    expect(slots.load).toEqual({ running: 1, waiting: 1 })
+    release()
+    expect(await Promise.all([first, third])).toEqual(['first', 'third'])
+    expect(started).toEqual(['third'])
+    expect(slots.load).toEqual({ running: 0, waiting: 0 })
+    // Already aborted: it never waits.
+    await expect(slots.run(async () => 'late', cancelled.signal)).rejects.toThrow('deleted')
     expect(slots.load).toEqual({ running: 0, waiting: 0 })
   })
   it('refuses a size below one', () => {

@@ -9,8 +9,10 @@ export class Slots {
     if (!(Number.isInteger(size) && size >= 1)) throw new RangeError(`slots must be 1 or more, not ${size}`)
   }
 
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.running >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve))
+  /** Runs `work` when a slot is free; aborting `signal` while it waits takes it out of the line. */
+  async run<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    signal?.throwIfAborted()
+    if (this.running >= this.size) await this.turn(signal)
     else this.running += 1
     try {
       return await work()
@@ -20,6 +22,23 @@ export class Slots {
       if (next) next()
       else this.running -= 1
     }
+  }
+
+  /** Waits until work that ends passes its slot on; rejects with the signal's reason if it aborts first. */
+  private turn(signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const leave = () => {
+        const at = this.waiting.indexOf(next)
+        if (at >= 0) this.waiting.splice(at, 1)
+        reject(signal?.reason)
+      }
+      const next = () => {
+        signal?.removeEventListener('abort', leave)
+        resolve()
+      }
+      this.waiting.push(next)
+      signal?.addEventListener('abort', leave, { once: true })
+    })
   }
 
   /** How many run now, and how many wait. */

@@ -61,11 +61,23 @@ export class SubmissionStore {
     return submission
   }
 
-  /** Writes (or writes again, for a regrade) a submission's grade. */
-  setGrade(submission: Submission, grade: Grade): void {
-    writeRecordFile(
-      join(this.dir(submission.sandboxId, submission.id), 'grade.json'),
-      `${JSON.stringify(grade)}\n`,
+  /**
+   * Writes (or writes again, for a regrade) a submission's grade. False, and nothing written, when
+   * the submission was deleted meanwhile: a grader that ends after the deletion leaves no trace.
+   */
+  setGrade(submission: Submission, grade: Grade): boolean {
+    if (!this.has(submission.sandboxId, submission.id)) return false
+    const dir = this.dir(submission.sandboxId, submission.id)
+    writeRecordFile(join(dir, 'grade.json'), `${JSON.stringify(grade)}\n`)
+    return true
+  }
+
+  /** Whether a submission is kept (not deleted). */
+  has(sandboxId: string, id: string): boolean {
+    return (
+      isSandboxId(sandboxId) &&
+      submissionId.test(id) &&
+      existsSync(join(this.dir(sandboxId, id), 'submission.json'))
     )
   }
 
