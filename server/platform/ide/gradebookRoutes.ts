@@ -9,6 +9,7 @@ import {
 import { readJsonBody, sendJson } from '../api/httpJson'
 import { gradebookOf } from '../class/grading/gradebook'
 import { gradeSubmission } from '../class/grading/gradeSubmission'
+import { GradingCancelled, type GradingJobs } from '../class/grading/gradingJobs'
 import { regrade } from '../class/grading/regrade'
 import { startingFiles, submissionDetail } from '../class/grading/submissionDetail'
 import type { SubmissionStore } from '../class/grading/submissionStore'
@@ -39,10 +40,12 @@ export function gradebookRoutes(deps: {
   manager: SandboxManager
   templates: Pick<TemplateCatalog, 'folder'>
   store: SubmissionStore
+  /** The gradings under way, which deleting a submission stops. */
+  gradings: GradingJobs
   /** A class's deadline and which submission counts (its `counts`); none, and the best, when absent. */
   deadlineOf?: (className: string) => ClassDeadline
 }): IdeRoute[] {
-  const { manager, templates, store } = deps
+  const { manager, templates, store, gradings } = deps
   const deadlineOf = deps.deadlineOf ?? (() => noDeadline)
   const regrading = new Set<string>()
 
@@ -118,7 +121,7 @@ export function gradebookRoutes(deps: {
             submissionDetail(entry, store.files(entry.submission), starting) satisfies SubmissionDetail,
           )
         },
-        DELETE: deleteSubmission(store),
+        DELETE: deleteSubmission({ store, gradings }),
       },
     },
     {
@@ -139,8 +142,18 @@ export function gradebookRoutes(deps: {
           regrading.add(name)
           try {
             const answer = await regrade(chosen, {
-              files: (s) => store.files(s),
-              grade: (templateID, files) => gradeSubmission({ manager, templates }, templateID, files),
+              // Checked, read and known as graded in one go: a deletion comes before or cancels it.
+              grade: async (s) => {
+                if (!store.has(s.sandboxId, s.id)) return undefined
+                return gradings
+                  .run(s, (signal) =>
+                    gradeSubmission({ manager, templates }, s.templateID, store.files(s), signal),
+                  )
+                  .catch((err: unknown) => {
+                    if (err instanceof GradingCancelled) return undefined
+                    throw err
+                  })
+              },
               setGrade: (s, grade) => store.setGrade(s, grade),
             })
             sendJson(res, 200, answer satisfies RegradeAnswer)

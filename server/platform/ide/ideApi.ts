@@ -15,6 +15,7 @@ import type { ClassBoard } from '../class/classBoard'
 import type { ClassDeadlines } from '../class/classDeadlines'
 import { localClassPlace } from '../class/classPlace'
 import { examIsOver } from '../class/examCloser'
+import { GradingJobs } from '../class/grading/gradingJobs'
 import { SubmissionStore } from '../class/grading/submissionStore'
 import { TeacherPresence } from '../class/teacherPresence'
 import type { SandboxDisks } from '../disk/sandboxDisks'
@@ -200,6 +201,7 @@ export function ideApi(options: IdeApiOptions) {
   }
   const remotes = new RemoteStore(options.dataDir, options.log)
   const submissions = new SubmissionStore(options.dataDir)
+  const gradings = new GradingJobs()
   const routes: IdeRoute[] = [
     auth,
     join,
@@ -235,12 +237,14 @@ export function ideApi(options: IdeApiOptions) {
       manager: options.manager,
       templates: options.templates,
       store: submissions,
+      gradings,
       deadlines: options.deadlines,
     }),
     ...gradebookRoutes({
       manager: options.manager,
       templates: options.templates,
       store: submissions,
+      gradings,
       deadlineOf: (name) => options.deadlines.get(name),
     }),
     ...deadlineRoutes({
@@ -249,7 +253,7 @@ export function ideApi(options: IdeApiOptions) {
       deadlines: options.deadlines,
       changed: () => void options.examPass(),
     }),
-    ...submissionDeleteRoutes({ store: submissions }),
+    ...submissionDeleteRoutes({ store: submissions, gradings }),
     ...similarityRoutes({ templates: options.templates, store: submissions }),
   ]
   const limiter = new FailureLimiter()

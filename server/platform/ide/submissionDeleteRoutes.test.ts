@@ -1,11 +1,15 @@
 // Deleting submissions on the real stack: the teacher deletes one, then all of a student's for a
 // lab; each snapshot is gone from the data folder and the gradebook counts without it; a
 // student's session gets 403 and deletes nothing; ending the class keeps every submission.
+// A submission being graded is deleted too: waiting for a grader it leaves the line, running its
+// grader sandbox is killed, in a regrade it is left out; its Submit answers 409 and no grade of
+// it is ever kept.
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Gradebook } from '../../../src/contract/gradebook'
+import { graderSlots } from '../class/grading/graderSlots'
 import { runBash } from '../launcher/testing/sandboxCalls'
 import { browserCall } from '../testing/browserCall'
 import { ideCall } from '../testing/ideCall'
@@ -20,6 +24,7 @@ describe('deleting submissions', () => {
   const sandboxes: Record<string, string> = {}
   let studentSession: Record<string, string> = {}
   const submitted: Record<string, string[]> = {}
+  const tokens: Record<string, string> = {}
   const owner = (method: string, path: string, body?: unknown) => ideCall(tp.platform, method, path, body)
   const asStudent = (method: string, path: string) =>
     browserCall({ port: tp.platform.port, host: `localhost:${tp.platform.port}` }, method, path, {
@@ -30,6 +35,34 @@ describe('deleting submissions', () => {
   const grades = async () => (await owner('GET', '/classes/monday/grades')).json as Gradebook
   const attemptsOf = (book: Gradebook, student: string) =>
     book.rows.find((r) => r.student === student)?.submissions.map((s) => s.submissionId)
+  const graders = () => tp.platform.manager.list().filter((r) => r.metadata.purpose === 'grader')
+  const writeSolution = async (student: string, python: string) => {
+    const route = tp.platform.manager.route(sandboxes[student] ?? '')
+    if (route.kind !== 'running') throw new Error(`sandbox is ${route.kind}`)
+    const b64 = Buffer.from(python).toString('base64')
+    await runBash(
+      { port: await runtimePort(route.runtime), token: tokens[student] ?? '' },
+      `echo ${b64} | base64 -d > ~/solution.py`,
+    )
+  }
+  const solved = 'def total(numbers):\n    return sum(numbers)\n'
+  /** Ada's submissions the test did not know of: the one being graded now. */
+  const newOne = async () => {
+    const listed = await owner('GET', `/sandboxes/${sandboxes.ada}/submissions`)
+    const fresh = (listed.json as { id: string }[]).filter((s) => !submitted.ada?.includes(s.id))
+    expect(fresh).toHaveLength(1)
+    return fresh[0]?.id ?? ''
+  }
+  /** Takes every grader's turn until released: the next grading waits in line. */
+  const holdGraders = () => {
+    let release = () => {}
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    const held = Array.from({ length: graderSlots.size }, () => graderSlots.run(() => gate))
+    return async () => {
+      release()
+      await Promise.all(held)
+    }
+  }
 
   beforeAll(async () => {
     templatesDir = mkdtempSync(join(tmpdir(), 'delete-labs-'))
@@ -47,6 +80,7 @@ describe('deleting submissions', () => {
         metadata: { class: 'monday', student },
       })
       sandboxes[student] = sandboxID
+      tokens[student] = envdAccessToken
       const route = tp.platform.manager.route(sandboxID)
       if (route.kind !== 'running') throw new Error(`sandbox is ${route.kind}`)
       await runBash(
@@ -109,6 +143,88 @@ describe('deleting submissions', () => {
     expect((await owner('GET', path)).status).toBe(404)
     expect((await owner('DELETE', path)).status).toBe(404)
   })
+
+  it('deletes a submission waiting for a grader: it leaves the line, and its Submit says it was deleted', async () => {
+    const before = attemptsOf(await grades(), 'ada')
+    const release = holdGraders()
+    try {
+      const submit = owner('POST', `/sandboxes/${sandboxes.ada}/submissions`)
+      await vi.waitFor(() => expect(graderSlots.load.waiting).toBe(1), { timeout: 10_000 })
+      const id = await newOne()
+      const answer = await owner('DELETE', `/classes/monday/submissions/${sandboxes.ada}/${id}`)
+      expect(answer.status, answer.text).toBe(204)
+      expect(graderSlots.load.waiting).toBe(0)
+      const refused = await submit
+      expect(refused.status).toBe(409)
+      expect(refused.json.message).toMatch(/deleted while it was being graded/)
+      expect(existsSync(snapshot('ada', id))).toBe(false)
+      // It never reached a grader.
+      expect(graders()).toEqual([])
+    } finally {
+      await release()
+    }
+    expect(attemptsOf(await grades(), 'ada')).toEqual(before)
+  }, 60_000)
+
+  it('deletes a submission while its grader runs: the grader sandbox is killed, and no grade is kept', async () => {
+    const before = attemptsOf(await grades(), 'ada')
+    // Graded for as long as the lab allows (60 s here), saying when it started.
+    await writeSolution('ada', `import time\nopen('started', 'w').close()\ntime.sleep(600)\n\n${solved}`)
+    try {
+      const submit = owner('POST', `/sandboxes/${sandboxes.ada}/submissions`)
+      const grader = await vi.waitFor(
+        () => {
+          const [running] = graders()
+          expect(running && existsSync(join(tp.platform.manager.homeDir(running.sandboxID), 'started'))).toBe(
+            true,
+          )
+          return running?.sandboxID ?? ''
+        },
+        { timeout: 40_000, interval: 100 },
+      )
+      const id = await newOne()
+      const started = Date.now()
+      const answer = await owner('DELETE', `/classes/monday/submissions/${sandboxes.ada}/${id}`)
+      expect(answer.status, answer.text).toBe(204)
+      // Once deleted, its grader is gone: the command was not left to run its 60 s.
+      expect(tp.platform.manager.has(grader)).toBe(false)
+      expect(graders()).toEqual([])
+      const refused = await submit
+      expect(Date.now() - started).toBeLessThan(30_000)
+      expect(refused.status, refused.text).toBe(409)
+      expect(refused.json.message).toMatch(/deleted while it was being graded/)
+      expect(existsSync(snapshot('ada', id))).toBe(false)
+      const listed = await owner('GET', `/sandboxes/${sandboxes.ada}/submissions`)
+      expect((listed.json as { id: string }[]).map((s) => s.id)).toEqual(before)
+    } finally {
+      await writeSolution('ada', solved)
+    }
+    expect(attemptsOf(await grades(), 'ada')).toEqual(before)
+  }, 90_000)
+
+  it('deletes a submission a regrade is about to grade: the regrade leaves it out, and keeps no grade of it', async () => {
+    const fresh = await owner('POST', `/sandboxes/${sandboxes.ada}/submissions`)
+    expect(fresh.status, fresh.text).toBe(201)
+    const id = fresh.json.id as string
+    const others = (await grades()).rows.reduce((n, row) => n + row.attempts, 0) - 1
+    const release = holdGraders()
+    let regrading: ReturnType<typeof owner> | undefined
+    try {
+      regrading = owner('POST', '/classes/monday/regrade', {})
+      // The regrade has taken its turns in line: some of its gradings wait for a grader.
+      await vi.waitFor(() => expect(graderSlots.load.waiting).toBeGreaterThan(0), { timeout: 10_000 })
+      const answer = await owner('DELETE', `/classes/monday/submissions/${sandboxes.ada}/${id}`)
+      expect(answer.status, answer.text).toBe(204)
+    } finally {
+      await release()
+    }
+    const regraded = await regrading
+    expect(regraded?.status, regraded?.text).toBe(200)
+    expect(regraded?.json).toEqual({ regraded: others, changed: 0, failed: [] })
+    expect(existsSync(snapshot('ada', id))).toBe(false)
+    expect(attemptsOf(await grades(), 'ada')).not.toContain(id)
+    expect(graders()).toEqual([])
+  }, 120_000)
 
   it("keeps every submission when the class ends, then deletes all of a student's for a lab", async () => {
     expect((await owner('DELETE', '/classes/monday')).status).toBe(204)

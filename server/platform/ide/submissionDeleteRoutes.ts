@@ -1,5 +1,6 @@
 import type { SubmissionsDeleted } from '../../../src/contract/gradebook'
 import { sendJson } from '../api/httpJson'
+import type { GradingJobs } from '../class/grading/gradingJobs'
 import type { SubmissionStore } from '../class/grading/submissionStore'
 import { PlatformError } from '../platformError'
 import type { IdeHandler, IdeRoute } from './ideRoute'
@@ -12,18 +13,38 @@ function nameParam(encoded: string | undefined): string {
   return name
 }
 
+interface Deps {
+  store: Pick<SubmissionStore, 'get' | 'remove' | 'all'>
+  gradings: Pick<GradingJobs, 'cancel'>
+}
+
+/**
+ * Deletes a submission, and stops its grading if it is being graded (waiting for a grader, or
+ * running in one). Cancelled rather than refused: the teacher's word is the last on a
+ * submission, and a grading may last its lab's whole time limit (or a class's regrade queue
+ * it long), so a refusal would leave them retrying for a grade nobody keeps. The snapshot goes
+ * first, so no grading can start for it and a grader ending now writes nothing (the store's
+ * setGrade finds no submission); then it waits for the grader sandbox to be gone, so once the
+ * answer comes nothing of the submission remains. Its Submit answers 409, saying so.
+ */
+async function deleteOne({ store, gradings }: Deps, sandboxId: string, id: string): Promise<boolean> {
+  if (!store.remove(sandboxId, id)) return false
+  await gradings.cancel({ sandboxId, id })
+  return true
+}
+
 /**
  * `DELETE /classes/{name}/submissions/{sandboxId}/{submissionId}`: the teacher deletes one
  * submission of the class, its snapshot gone from the disk for good (204). The gradebook, made
  * from what is stored, no longer counts it. It shares its path with the gradebook's GET.
  */
-export function deleteSubmission(store: Pick<SubmissionStore, 'get' | 'remove'>): IdeHandler {
+export function deleteSubmission(deps: Deps): IdeHandler {
   return async (_req, res, params) => {
     const name = nameParam(params[0])
     const sandboxId = decodeURIComponent(params[1] ?? '')
     const id = decodeURIComponent(params[2] ?? '')
-    const entry = store.get(sandboxId, id)
-    if (!entry || entry.submission.className !== name || !store.remove(sandboxId, id))
+    const entry = deps.store.get(sandboxId, id)
+    if (!entry || entry.submission.className !== name || !(await deleteOne(deps, sandboxId, id)))
       throw new PlatformError(404, `class '${name}' has no such submission`)
     res.writeHead(204).end()
   }
@@ -34,7 +55,7 @@ export function deleteSubmission(store: Pick<SubmissionStore, 'get' | 'remove'>)
  * one student for one lab (a gradebook's row), from whichever sandboxes they came. The owner
  * only, as every class route: a student's or a guest's session gets 403.
  */
-export function submissionDeleteRoutes(deps: { store: SubmissionStore }): IdeRoute[] {
+export function submissionDeleteRoutes(deps: Deps): IdeRoute[] {
   const { store } = deps
   return [
     {
@@ -53,9 +74,10 @@ export function submissionDeleteRoutes(deps: { store: SubmissionStore }): IdeRou
             )
           if (chosen.length === 0)
             throw new PlatformError(404, `class '${name}' has no submissions of '${student}' for '${lab}'`)
-          let deleted = 0
-          for (const { submission } of chosen)
-            if (store.remove(submission.sandboxId, submission.id)) deleted++
+          const done = await Promise.all(
+            chosen.map(({ submission: s }) => deleteOne(deps, s.sandboxId, s.id)),
+          )
+          const deleted = done.filter(Boolean).length
           sendJson(res, 200, { deleted } satisfies SubmissionsDeleted)
         },
       },

@@ -3,6 +3,7 @@ import type { LabManifest } from '../../../src/contract/labManifest'
 import { sendJson } from '../api/httpJson'
 import type { ClassDeadlines } from '../class/classDeadlines'
 import { type Grade, gradeSubmission, NotGradableError } from '../class/grading/gradeSubmission'
+import { GradingCancelled, type GradingJobs } from '../class/grading/gradingJobs'
 import { studentFiles } from '../class/grading/studentFiles'
 import { SubmissionError } from '../class/grading/submissionFiles'
 import type { Submission, SubmissionStore } from '../class/grading/submissionStore'
@@ -52,10 +53,12 @@ export function submissionRoutes(deps: {
   manager: SandboxManager
   templates: Pick<TemplateCatalog, 'folder'>
   store: SubmissionStore
+  /** The gradings under way, which deleting a submission stops. */
+  gradings: GradingJobs
   /** The classes' deadlines: none when absent. */
   deadlines?: ClassDeadlines
 }): IdeRoute[] {
-  const { manager, templates, store } = deps
+  const { manager, templates, store, gradings } = deps
   const deadlineOf = (className: string | undefined) =>
     className && deps.deadlines ? deps.deadlines.get(className) : noDeadline
   const labOf = async (sandboxId: string) => {
@@ -114,8 +117,10 @@ export function submissionRoutes(deps: {
               },
               files,
             )
-            const grade = await gradeSubmission({ manager, templates }, record.templateID, files)
-            store.setGrade(submission, grade)
+            const grade = await gradings.run(submission, (signal) =>
+              gradeSubmission({ manager, templates }, record.templateID, files, signal),
+            )
+            if (!store.setGrade(submission, grade)) throw new GradingCancelled()
             sendJson(
               res,
               201,
@@ -124,6 +129,12 @@ export function submissionRoutes(deps: {
           } catch (err) {
             if (err instanceof SubmissionError) throw new PlatformError(400, err.message)
             if (err instanceof NotGradableError) throw new PlatformError(409, err.message)
+            // The teacher deleted it meanwhile: nothing of it is kept, so the answer says so.
+            if (err instanceof GradingCancelled)
+              throw new PlatformError(
+                409,
+                'this submission was deleted while it was being graded, so nothing of it was kept: submit again for it to count',
+              )
             throw err
           }
         },
