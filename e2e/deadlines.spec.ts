@@ -1,8 +1,13 @@
 // A class's deadline as its student lives it on the real stack: the lab panel counts the time
 // left in words, the teacher moves the deadline into the past and the panel says the class is
 // closed within its minute, and a Submit then is refused with the stack's reason, nothing kept.
+// Then the teacher sets the deadline and its late policy on the dashboard's form, gives the
+// student an extension from the keyboard in its dialog, and her panel counts to the extension.
 import { join } from 'node:path'
 import { type BrowserContext, expect, type Page, test } from '@playwright/test'
+import type { ClassDeadline } from '../src/contract/deadlines'
+import { axeFindings } from './axeFindings'
+import { ClassDashboardPage } from './pages/ClassDashboardPage'
 import { LabPanelPage } from './pages/LabPanelPage'
 import { WorkbenchPage } from './pages/WorkbenchPage'
 import { stackForThisFile } from './stack'
@@ -70,4 +75,93 @@ test('past the deadline a Submit is refused with why, and the panel then says th
   await expect(lab().timeLeft).toHaveAttribute('data-standing', 'closed')
   await expect(lab().panel.getByText('Nothing submitted yet.')).toBeVisible()
   await expect(lab().latestGrade).toHaveCount(0)
+})
+
+/** A time as a `datetime-local` field takes it, in the page's own time zone ("2026-03-01T17:00"). */
+const localInput = (on: Page, ms: number) =>
+  on.evaluate((at) => {
+    const d = new Date(at)
+    const pad = (n: number) => String(n).padStart(2, '0')
+    return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`
+  }, ms)
+
+/** What the stack keeps of such a field's time: the page's reading of it, in UTC. */
+const isoOf = (on: Page, local: string) => on.evaluate((value) => new Date(value).toISOString(), local)
+
+const heldDeadline = async () => {
+  const answer = await stack.ideApi('GET', '/classes/monday/deadline')
+  expect(answer.status).toBe(200)
+  return (await answer.json()) as ClassDeadline
+}
+
+test('the teacher sets the deadline on the dashboard and gives ada an extension; her panel counts to it', async ({
+  browser,
+}) => {
+  // The panel asks about the deadline once a minute: the extension shows within one.
+  test.setTimeout(180_000)
+  const teacherContext = await browser.newContext()
+  try {
+    const teacher = await teacherContext.newPage()
+    const dashboard = new ClassDashboardPage(teacher, 'monday')
+    await teacher.goto(stack.link('/class/monday'))
+    await expect(teacher.getByRole('heading', { name: 'Class monday' })).toBeVisible({ timeout: 20_000 })
+
+    // An hour from now; late work taken, less 15% a day; the last on-time submission counts.
+    const form = dashboard.deadline
+    const classDue = await localInput(teacher, Date.now() + 60 * minute)
+    await form.getByRole('textbox', { name: 'Deadline', exact: true }).fill(classDue)
+    await form
+      .getByRole('combobox', { name: 'After it' })
+      .selectOption({ label: 'take them late, less a penalty' })
+    await form.getByRole('spinbutton', { name: 'Penalty per day started (%)' }).fill('15')
+    await form
+      .getByRole('combobox', { name: 'Grade that counts' })
+      .selectOption({ label: 'the last on-time submission' })
+    await form.getByRole('button', { name: 'Save the deadline' }).click()
+    await expect(form.getByRole('status')).toHaveText('The deadline is saved.')
+    // The form shows what the stack now holds, and the stack holds what the form said.
+    await expect(form.getByRole('textbox', { name: 'Deadline', exact: true })).toHaveValue(classDue)
+    await expect(form.getByRole('combobox', { name: 'After it' })).toHaveValue('late')
+    await expect(form.getByRole('spinbutton', { name: 'Penalty per day started (%)' })).toHaveValue('15')
+    await expect(form.getByRole('combobox', { name: 'Grade that counts' })).toHaveValue('last')
+    expect(await heldDeadline()).toEqual({
+      deadline: await isoOf(teacher, classDue),
+      late: { kind: 'late', penaltyPercentPerDay: 15 },
+      counts: 'last',
+      examMode: false,
+      extensions: {},
+    })
+    await expect(dashboard.row('ada')).toContainText('due ')
+    await expect(dashboard.row('ada')).not.toContainText('(extension)')
+
+    // From the keyboard: Enter opens the dialog on her deadline now, Escape leaves it unchanged.
+    const extension = dashboard.row('ada').getByRole('button', { name: 'Extension for ada…' })
+    const dialog = dashboard.extensionDialog('ada')
+    const until = dialog.getByRole('textbox', { name: 'Their deadline' })
+    await extension.press('Enter')
+    await expect(dialog).toBeVisible()
+    await expect(until).toHaveValue(classDue)
+    // No "Back to the class's deadline" for a student without an extension.
+    await expect(dialog.getByRole('button', { name: 'Back to the class’s deadline' })).toHaveCount(0)
+    expect(await axeFindings(teacher)).toEqual([])
+    await teacher.keyboard.press('Escape')
+    await expect(dialog).toBeHidden()
+    expect((await heldDeadline()).extensions).toEqual({})
+
+    const extended = await localInput(teacher, Date.now() + (5 * 60 + 45) * minute)
+    await extension.press('Enter')
+    await expect(dialog).toBeVisible()
+    await until.fill(extended)
+    await dialog.getByRole('button', { name: 'Give the extension' }).press('Enter')
+    await expect(dialog).toBeHidden()
+    await expect(form.getByRole('status')).toHaveText('ada has an extension.')
+    await expect(dashboard.row('ada')).toContainText('(extension)')
+    expect((await heldDeadline()).extensions).toEqual({ ada: await isoOf(teacher, extended) })
+  } finally {
+    await teacherContext.close()
+  }
+
+  // Ada's panel, open all along: at its next look it counts to her own deadline, and says so.
+  await expect(lab().timeLeft).toHaveText(/^Due in 5 h 4\d min \(your extension\)\.$/, { timeout: 75_000 })
+  await expect(lab().timeLeft).toHaveAttribute('data-standing', 'open')
 })

@@ -8,6 +8,16 @@ export class ClassDashboardPage {
     readonly className: string,
   ) {}
 
+  /** The class's deadline and its rules, under the toolbar (a class of the stack's own). */
+  get deadline(): Locator {
+    return this.page.getByRole('form', { name: 'Deadline' })
+  }
+
+  /** The dialog of a student's Extension… (their own deadline). */
+  extensionDialog(student: string): Locator {
+    return this.page.getByRole('dialog', { name: `An extension for ${student}` })
+  }
+
   /** A student's row. */
   row(student: string): Locator {
     return this.page
