@@ -21,8 +21,8 @@ interface Deps {
 /**
  * Deletes a submission, and stops its grading if it is being graded (waiting for a grader, or
  * running in one). Cancelled rather than refused: the teacher's word is the last on a
- * submission, and a grading may last its lab's whole time limit (or a class's regrade queue
- * it long), so a refusal would leave them retrying for a grade nobody keeps. The snapshot goes
+ * submission, and a grading may last its lab's whole time limit (or wait long behind a class's
+ * regrade), so a refusal would leave them retrying for a grade nobody keeps. The snapshot goes
  * first, so no grading can start for it and a grader ending now writes nothing (the store's
  * setGrade finds no submission); then it waits for the grader sandbox to be gone, so once the
  * answer comes nothing of the submission remains. Its Submit answers 409, saying so.
