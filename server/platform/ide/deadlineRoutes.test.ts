@@ -3,35 +3,23 @@
 // marks it late and counts it reduced (the gradebook and its CSV), exam mode pauses a sandbox at
 // its student's deadline and keeps it so for the student; only the teacher sets any of it (403),
 // and it survives a restart. `npm run class` sets it as the teacher would.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ClassDeadline, DueView } from '../../../src/contract/deadlines'
 import type { Gradebook } from '../../../src/contract/gradebook'
 import { setClassDeadline } from '../../class/classroom'
 import { ClassDeadlines } from '../class/classDeadlines'
-import { runBash } from '../launcher/testing/sandboxCalls'
-import { browserCall } from '../testing/browserCall'
-import { ideCall } from '../testing/ideCall'
-import { startTestPlatform, type TestPlatform } from '../testing/platformFixture'
-import { runtimePort } from '../testing/runtimeBridge'
+import { type GradedClass, passingSolution, startGradedClass } from '../testing/gradedClass'
 
-const labs = join(import.meta.dirname, '..', 'class', 'grading', 'testing', 'labs')
 const hour = 60 * 60 * 1000
 const iso = (ms: number) => new Date(ms).toISOString()
 
 describe('deadlines', () => {
-  let tp: TestPlatform
-  let templatesDir: string
-  const students: Record<string, { sandboxId: string; token: string; headers: Record<string, string> }> = {}
-  const owner = (method: string, path: string, body?: unknown) => ideCall(tp.platform, method, path, body)
+  let graded: GradedClass
+  const sessions: Record<string, Record<string, string>> = {}
+  const owner = (method: string, path: string, body?: unknown) => graded.owner(method, path, body)
   const as = (who: string, method: string, path: string, body?: unknown) =>
-    browserCall({ port: tp.platform.port, host: `localhost:${tp.platform.port}` }, method, path, {
-      headers: students[who]?.headers ?? {},
-      ...(body === undefined ? {} : { body }),
-    })
-  const sandboxOf = (who: string) => students[who]?.sandboxId ?? ''
+    graded.as(sessions[who] ?? {}, method, path, body)
+  const sandboxOf = (who: string) => graded.sandboxOf(who)
   const submit = (who: string) => as(who, 'POST', `/sandboxes/${sandboxOf(who)}/submissions`)
   const setDeadline = (settings: Record<string, unknown>) =>
     owner('PUT', '/classes/monday/deadline', {
@@ -42,47 +30,11 @@ describe('deadlines', () => {
     })
 
   beforeAll(async () => {
-    templatesDir = mkdtempSync(join(tmpdir(), 'deadline-labs-'))
-    cpSync(labs, templatesDir, { recursive: true })
-    // Room for a loaded machine: the lab's own 5 s are for the time-limit tests.
-    const manifest = join(templatesDir, 'graded-sum', '.lab', 'lab.json')
-    writeFileSync(
-      manifest,
-      readFileSync(manifest, 'utf8').replace('"timeoutSeconds": 5', '"timeoutSeconds": 60'),
-    )
-    tp = await startTestPlatform({ templatesDir })
-    for (const student of ['ada', 'ben']) {
-      const { sandboxID, envdAccessToken } = await tp.createSandbox({
-        templateID: 'graded-sum',
-        metadata: { class: 'monday', student },
-      })
-      const link = await owner('POST', `/sandboxes/${sandboxID}/join-links`, {})
-      const joined = await browserCall(
-        { port: tp.platform.port, host: `localhost:${tp.platform.port}` },
-        'POST',
-        '/join',
-        { body: { token: link.json.token } },
-      )
-      expect(joined.status, joined.text).toBe(200)
-      students[student] = {
-        sandboxId: sandboxID,
-        token: envdAccessToken,
-        headers: {
-          Cookie: String(joined.headers['set-cookie']).split(';')[0] as string,
-          'X-Sandbox-IDE-Key': joined.json.pageKey as string,
-        },
-      }
-      const route = tp.platform.manager.route(sandboxID)
-      if (route.kind !== 'running') throw new Error(`sandbox is ${route.kind}`)
-      await runBash(
-        { port: await runtimePort(route.runtime), token: envdAccessToken },
-        `printf 'def total(numbers):\\n    return sum(numbers)\\n' > ~/solution.py`,
-      )
-    }
+    graded = await startGradedClass({ ada: passingSolution, ben: passingSolution }, 'deadline-labs-')
+    for (const student of ['ada', 'ben']) sessions[student] = await graded.join(student)
   }, 60_000)
   afterAll(async () => {
-    await tp?.close()
-    rmSync(templatesDir, { recursive: true, force: true })
+    await graded?.close()
   })
 
   it('lets only the teacher set a deadline or an extension: a student gets 403, even for their own', async () => {
@@ -195,9 +147,9 @@ describe('deadlines', () => {
     ).toBe(200)
     // Exam mode looks again as the deadline is set; ada's extension keeps hers open.
     await expect
-      .poll(() => tp.platform.manager.get(sandboxOf('ben')).state, { timeout: 30_000 })
+      .poll(() => graded.tp.platform.manager.get(sandboxOf('ben')).state, { timeout: 30_000 })
       .toBe('paused')
-    expect(tp.platform.manager.get(sandboxOf('ada')).state).toBe('running')
+    expect(graded.tp.platform.manager.get(sandboxOf('ada')).state).toBe('running')
     expect((await as('ada', 'GET', `/sandboxes/${sandboxOf('ada')}/deadline`)).json).toMatchObject({
       extended: true,
       examMode: true,
@@ -206,20 +158,20 @@ describe('deadlines', () => {
     const resumed = await as('ben', 'POST', `/sandboxes/${sandboxOf('ben')}/resume`, {})
     expect(resumed.status, resumed.text).toBe(403)
     expect(resumed.json.message).toMatch(/^the deadline has passed/)
-    expect(tp.platform.manager.get(sandboxOf('ben')).state).toBe('paused')
+    expect(graded.tp.platform.manager.get(sandboxOf('ben')).state).toBe('paused')
     // The teacher opens it to look, and exam mode does not close it again under them.
     expect((await owner('POST', `/sandboxes/${sandboxOf('ben')}/resume`, {})).status).toBe(200)
     await new Promise((r) => setTimeout(r, 11_000))
-    expect(tp.platform.manager.get(sandboxOf('ben')).state).toBe('running')
+    expect(graded.tp.platform.manager.get(sandboxOf('ben')).state).toBe('running')
   }, 60_000)
 
   it('keeps the deadline in the data folder, and npm run class sets it as the teacher would', async () => {
-    const kept = new ClassDeadlines(tp.dataDir, () => {}).get('monday')
+    const kept = new ClassDeadlines(graded.tp.dataDir, () => {}).get('monday')
     expect(kept).toEqual((await owner('GET', '/classes/monday/deadline')).json)
     const access = {
-      url: `http://127.0.0.1:${tp.platform.port}`,
-      apiKey: tp.platform.apiKey,
-      ideToken: tp.platform.ideToken.current(),
+      url: `http://127.0.0.1:${graded.tp.platform.port}`,
+      apiKey: graded.tp.platform.apiKey,
+      ideToken: graded.tp.platform.ideToken.current(),
     }
     const set = await setClassDeadline(access, 'monday', {
       deadline: '2030-06-01T17:00:00Z',

@@ -4,51 +4,30 @@
 // A submission being graded is deleted too: waiting for a grader it leaves the line, running its
 // grader sandbox is killed, in a regrade it is left out; its Submit answers 409 and no grade of
 // it is ever kept.
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Gradebook } from '../../../src/contract/gradebook'
 import { graderSlots } from '../class/grading/graderSlots'
-import { runBash } from '../launcher/testing/sandboxCalls'
-import { browserCall } from '../testing/browserCall'
-import { ideCall } from '../testing/ideCall'
-import { startTestPlatform, type TestPlatform } from '../testing/platformFixture'
-import { runtimePort } from '../testing/runtimeBridge'
-
-const labs = join(import.meta.dirname, '..', 'class', 'grading', 'testing', 'labs')
+import { type GradedClass, passingSolution, startGradedClass } from '../testing/gradedClass'
 
 describe('deleting submissions', () => {
-  let tp: TestPlatform
-  let templatesDir: string
-  const sandboxes: Record<string, string> = {}
+  let graded: GradedClass
   let studentSession: Record<string, string> = {}
   const submitted: Record<string, string[]> = {}
-  const tokens: Record<string, string> = {}
-  const owner = (method: string, path: string, body?: unknown) => ideCall(tp.platform, method, path, body)
-  const asStudent = (method: string, path: string) =>
-    browserCall({ port: tp.platform.port, host: `localhost:${tp.platform.port}` }, method, path, {
-      headers: studentSession,
-    })
-  const snapshot = (student: string, id: string) =>
-    join(tp.dataDir, 'submissions', sandboxes[student] ?? '', id)
+  const owner = (method: string, path: string) => graded.owner(method, path)
+  const asStudent = (method: string, path: string) => graded.as(studentSession, method, path)
+  const sandboxOf = (student: string) => graded.sandboxOf(student)
+  const submissionsDir = (student: string) => join(graded.tp.dataDir, 'submissions', sandboxOf(student))
+  const snapshot = (student: string, id: string) => join(submissionsDir(student), id)
   const grades = async () => (await owner('GET', '/classes/monday/grades')).json as Gradebook
   const attemptsOf = (book: Gradebook, student: string) =>
     book.rows.find((r) => r.student === student)?.submissions.map((s) => s.submissionId)
-  const graders = () => tp.platform.manager.list().filter((r) => r.metadata.purpose === 'grader')
-  const writeSolution = async (student: string, python: string) => {
-    const route = tp.platform.manager.route(sandboxes[student] ?? '')
-    if (route.kind !== 'running') throw new Error(`sandbox is ${route.kind}`)
-    const b64 = Buffer.from(python).toString('base64')
-    await runBash(
-      { port: await runtimePort(route.runtime), token: tokens[student] ?? '' },
-      `echo ${b64} | base64 -d > ~/solution.py`,
-    )
-  }
-  const solved = 'def total(numbers):\n    return sum(numbers)\n'
+
+  const graders = () => graded.tp.platform.manager.list().filter((r) => r.metadata.purpose === 'grader')
   /** Ada's submissions the test did not know of: the one being graded now. */
   const newOne = async () => {
-    const listed = await owner('GET', `/sandboxes/${sandboxes.ada}/submissions`)
+    const listed = await owner('GET', `/sandboxes/${sandboxOf('ada')}/submissions`)
     const fresh = (listed.json as { id: string }[]).filter((s) => !submitted.ada?.includes(s.id))
     expect(fresh).toHaveLength(1)
     return fresh[0]?.id ?? ''
@@ -65,56 +44,19 @@ describe('deleting submissions', () => {
   }
 
   beforeAll(async () => {
-    templatesDir = mkdtempSync(join(tmpdir(), 'delete-labs-'))
-    cpSync(labs, templatesDir, { recursive: true })
-    // Room for a loaded machine: the lab's own 5 s are for the time-limit tests.
-    const manifest = join(templatesDir, 'graded-sum', '.lab', 'lab.json')
-    writeFileSync(
-      manifest,
-      readFileSync(manifest, 'utf8').replace('"timeoutSeconds": 5', '"timeoutSeconds": 60'),
-    )
-    tp = await startTestPlatform({ templatesDir })
-    for (const student of ['ada', 'ben']) {
-      const { sandboxID, envdAccessToken } = await tp.createSandbox({
-        templateID: 'graded-sum',
-        metadata: { class: 'monday', student },
-      })
-      sandboxes[student] = sandboxID
-      tokens[student] = envdAccessToken
-      const route = tp.platform.manager.route(sandboxID)
-      if (route.kind !== 'running') throw new Error(`sandbox is ${route.kind}`)
-      await runBash(
-        { port: await runtimePort(route.runtime), token: envdAccessToken },
-        `printf 'def total(numbers):\\n    return sum(numbers)\\n' > ~/solution.py`,
-      )
-    }
-    const link = await owner('POST', `/sandboxes/${sandboxes.ada}/join-links`, {})
-    const joined = await browserCall(
-      { port: tp.platform.port, host: `localhost:${tp.platform.port}` },
-      'POST',
-      '/join',
-      { body: { token: link.json.token } },
-    )
-    expect(joined.status, joined.text).toBe(200)
-    studentSession = {
-      Cookie: String(joined.headers['set-cookie']).split(';')[0] as string,
-      'X-Sandbox-IDE-Key': joined.json.pageKey as string,
-    }
-    for (const student of ['ada', 'ada', 'ada', 'ben']) {
-      const answer = await owner('POST', `/sandboxes/${sandboxes[student]}/submissions`)
-      expect(answer.status, answer.text).toBe(201)
-      submitted[student] = [...(submitted[student] ?? []), answer.json.id]
-    }
+    graded = await startGradedClass({ ada: passingSolution, ben: passingSolution }, 'delete-labs-')
+    studentSession = await graded.join('ada')
+    for (const student of ['ada', 'ada', 'ada', 'ben'])
+      submitted[student] = [...(submitted[student] ?? []), await graded.submit(student)]
   }, 180_000)
   afterAll(async () => {
-    await tp.close()
-    rmSync(templatesDir, { recursive: true, force: true })
+    await graded?.close()
   })
 
   it("refuses a student's session (403), and deletes nothing", async () => {
     const first = submitted.ada?.[0] ?? ''
     for (const path of [
-      `/classes/monday/submissions/${sandboxes.ada}/${first}`,
+      `/classes/monday/submissions/${sandboxOf('ada')}/${first}`,
       '/classes/monday/submissions?student=ada&lab=graded-sum',
     ]) {
       const answer = await asStudent('DELETE', path)
@@ -126,17 +68,15 @@ describe('deleting submissions', () => {
 
   it('deletes one submission: its snapshot leaves the disk and the gradebook counts the others', async () => {
     const [first, second, third] = submitted.ada ?? []
-    const path = `/classes/monday/submissions/${sandboxes.ada}/${second}`
-    expect((await owner('DELETE', `/classes/tuesday/submissions/${sandboxes.ada}/${second}`)).status).toBe(
+    const path = `/classes/monday/submissions/${sandboxOf('ada')}/${second}`
+    expect((await owner('DELETE', `/classes/tuesday/submissions/${sandboxOf('ada')}/${second}`)).status).toBe(
       404,
     )
     const answer = await owner('DELETE', path)
     expect(answer.status, answer.text).toBe(204)
     expect(existsSync(snapshot('ada', second ?? ''))).toBe(false)
     // Nothing left aside in the folder either.
-    expect(readdirSync(join(tp.dataDir, 'submissions', sandboxes.ada ?? '')).sort()).toEqual(
-      [first, third].sort(),
-    )
+    expect(readdirSync(submissionsDir('ada')).sort()).toEqual([first, third].sort())
     const book = await grades()
     expect(attemptsOf(book, 'ada')).toEqual([first, third])
     expect(book.rows.find((r) => r.student === 'ada')?.attempts).toBe(2)
@@ -148,10 +88,10 @@ describe('deleting submissions', () => {
     const before = attemptsOf(await grades(), 'ada')
     const release = holdGraders()
     try {
-      const submit = owner('POST', `/sandboxes/${sandboxes.ada}/submissions`)
+      const submit = owner('POST', `/sandboxes/${sandboxOf('ada')}/submissions`)
       await vi.waitFor(() => expect(graderSlots.load.waiting).toBe(1), { timeout: 10_000 })
       const id = await newOne()
-      const answer = await owner('DELETE', `/classes/monday/submissions/${sandboxes.ada}/${id}`)
+      const answer = await owner('DELETE', `/classes/monday/submissions/${sandboxOf('ada')}/${id}`)
       expect(answer.status, answer.text).toBe(204)
       expect(graderSlots.load.waiting).toBe(0)
       const refused = await submit
@@ -169,51 +109,54 @@ describe('deleting submissions', () => {
   it('deletes a submission while its grader runs: the grader sandbox is killed, and no grade is kept', async () => {
     const before = attemptsOf(await grades(), 'ada')
     // Graded for as long as the lab allows (60 s here), saying when it started.
-    await writeSolution('ada', `import time\nopen('started', 'w').close()\ntime.sleep(600)\n\n${solved}`)
+    await graded.writeSolution(
+      'ada',
+      `import time\nopen('started', 'w').close()\ntime.sleep(600)\n\n${passingSolution}`,
+    )
     try {
-      const submit = owner('POST', `/sandboxes/${sandboxes.ada}/submissions`)
+      const submit = owner('POST', `/sandboxes/${sandboxOf('ada')}/submissions`)
       const grader = await vi.waitFor(
         () => {
           const [running] = graders()
-          expect(running && existsSync(join(tp.platform.manager.homeDir(running.sandboxID), 'started'))).toBe(
-            true,
-          )
+          expect(
+            running && existsSync(join(graded.tp.platform.manager.homeDir(running.sandboxID), 'started')),
+          ).toBe(true)
           return running?.sandboxID ?? ''
         },
         { timeout: 40_000, interval: 100 },
       )
       const id = await newOne()
       const started = Date.now()
-      const answer = await owner('DELETE', `/classes/monday/submissions/${sandboxes.ada}/${id}`)
+      const answer = await owner('DELETE', `/classes/monday/submissions/${sandboxOf('ada')}/${id}`)
       expect(answer.status, answer.text).toBe(204)
       // Once deleted, its grader is gone: the command was not left to run its 60 s.
-      expect(tp.platform.manager.has(grader)).toBe(false)
+      expect(graded.tp.platform.manager.has(grader)).toBe(false)
       expect(graders()).toEqual([])
       const refused = await submit
       expect(Date.now() - started).toBeLessThan(30_000)
       expect(refused.status, refused.text).toBe(409)
       expect(refused.json.message).toMatch(/deleted while it was being graded/)
       expect(existsSync(snapshot('ada', id))).toBe(false)
-      const listed = await owner('GET', `/sandboxes/${sandboxes.ada}/submissions`)
+      const listed = await owner('GET', `/sandboxes/${sandboxOf('ada')}/submissions`)
       expect((listed.json as { id: string }[]).map((s) => s.id)).toEqual(before)
     } finally {
-      await writeSolution('ada', solved)
+      await graded.writeSolution('ada', passingSolution)
     }
     expect(attemptsOf(await grades(), 'ada')).toEqual(before)
   }, 90_000)
 
   it('deletes a submission a regrade is about to grade: the regrade leaves it out, and keeps no grade of it', async () => {
-    const fresh = await owner('POST', `/sandboxes/${sandboxes.ada}/submissions`)
+    const fresh = await owner('POST', `/sandboxes/${sandboxOf('ada')}/submissions`)
     expect(fresh.status, fresh.text).toBe(201)
     const id = fresh.json.id as string
     const others = (await grades()).rows.reduce((n, row) => n + row.attempts, 0) - 1
     const release = holdGraders()
     let regrading: ReturnType<typeof owner> | undefined
     try {
-      regrading = owner('POST', '/classes/monday/regrade', {})
+      regrading = graded.owner('POST', '/classes/monday/regrade', {})
       // The regrade has taken its turns in line: some of its gradings wait for a grader.
       await vi.waitFor(() => expect(graderSlots.load.waiting).toBeGreaterThan(0), { timeout: 10_000 })
-      const answer = await owner('DELETE', `/classes/monday/submissions/${sandboxes.ada}/${id}`)
+      const answer = await owner('DELETE', `/classes/monday/submissions/${sandboxOf('ada')}/${id}`)
       expect(answer.status, answer.text).toBe(204)
     } finally {
       await release()
@@ -228,7 +171,7 @@ describe('deleting submissions', () => {
 
   it("keeps every submission when the class ends, then deletes all of a student's for a lab", async () => {
     expect((await owner('DELETE', '/classes/monday')).status).toBe(204)
-    expect(tp.platform.manager.list()).toEqual([])
+    expect(graded.tp.platform.manager.list()).toEqual([])
     // The gradebook outlives the sandboxes: it is made from the snapshots.
     const ended = await grades()
     expect(attemptsOf(ended, 'ada')).toHaveLength(2)
@@ -239,7 +182,7 @@ describe('deleting submissions', () => {
     const answer = await owner('DELETE', '/classes/monday/submissions?student=ada&lab=graded-sum')
     expect(answer.status, answer.text).toBe(200)
     expect(answer.json).toEqual({ deleted: 2 })
-    expect(existsSync(join(tp.dataDir, 'submissions', sandboxes.ada ?? ''))).toBe(false)
+    expect(existsSync(submissionsDir('ada'))).toBe(false)
     const book = await grades()
     expect(book.rows.map((r) => r.student)).toEqual(['ben'])
     expect(existsSync(join(snapshot('ben', submitted.ben?.[0] ?? ''), 'files', 'solution.py'))).toBe(true)
