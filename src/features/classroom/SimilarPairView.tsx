@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import type { SubmissionDetail } from '../../contract/gradebook'
 import type { SimilarLines, SimilarPair, SimilarSubmission } from '../../contract/similarity'
 import { classGrades } from '../../sandbox/classGrades'
-import { useModalDialog } from '../../ui/useModalDialog'
+import { SubmissionDialog } from './SubmissionDialog'
 
 /** A few lines around a match, so it reads in its place. */
 const context = 2
@@ -52,25 +52,15 @@ export function SimilarPairView({
   pair: SimilarPair
   onClose(): void
 }) {
-  const { dialog, initialFocus } = useModalDialog(true)
   const a = useDetail(className, pair.a)
   const b = useDetail(className, pair.b)
   const failed = a.error ?? b.error
   return (
-    <dialog
-      ref={dialog}
-      className="dialog submission-view"
-      aria-labelledby="similar-pair-title"
+    <SubmissionDialog
+      titleId="similar-pair-title"
+      title={`${pair.a.student} and ${pair.b.student}: ${Math.round(pair.score * 100)}% similar`}
       onClose={onClose}
     >
-      <div className="submission-header">
-        <h2 id="similar-pair-title">
-          {pair.a.student} and {pair.b.student}: {Math.round(pair.score * 100)}% similar
-        </h2>
-        <button type="button" ref={initialFocus} onClick={onClose}>
-          Close
-        </button>
-      </div>
       <p className="muted">
         {pair.shared} shared fingerprints, in {pair.regions.length}{' '}
         {pair.regions.length === 1 ? 'place' : 'places'}. Read them before deciding anything: the same
@@ -97,6 +87,6 @@ export function SimilarPairView({
           </div>
         </section>
       ))}
-    </dialog>
+    </SubmissionDialog>
   )
 }

@@ -1,9 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { GradebookAttempt, GradebookRow } from '../../contract/gradebook'
+import type { GradebookAttempt } from '../../contract/gradebook'
 import { classGrades } from '../../sandbox/classGrades'
 import { ConfirmDialog } from '../../ui/ConfirmDialog'
 import { when } from './gradeText'
+import type { ShownSubmission } from './shownSubmission'
 
 type Deleting = { kind: 'one'; attempt: GradebookAttempt } | { kind: 'all' }
 
@@ -12,19 +13,7 @@ type Deleting = { kind: 'one'; attempt: GradebookAttempt } | { kind: 'all' }
  * lab, each asked first (Cancel has the focus; Escape cancels). The snapshot goes for good and the
  * gradebook counts without it; the view moves to another attempt, or closes when none is left.
  */
-export function SubmissionDeletion({
-  className,
-  row,
-  attempt,
-  onAttempt,
-  onClose,
-}: {
-  className: string
-  row: GradebookRow
-  attempt: GradebookAttempt
-  onAttempt(attempt: GradebookAttempt): void
-  onClose(): void
-}) {
+export function SubmissionDeletion({ className, row, attempt, onAttempt, onClose }: ShownSubmission) {
   const queryClient = useQueryClient()
   const [asking, setAsking] = useState<Deleting>()
   const remove = useMutation({

@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query'
-import type { GradebookAttempt, GradebookRow, SubmissionDetail } from '../../contract/gradebook'
+import type { SubmissionDetail } from '../../contract/gradebook'
 import { classGrades } from '../../sandbox/classGrades'
-import { useModalDialog } from '../../ui/useModalDialog'
 import { scoreText, when } from './gradeText'
 import { SubmissionDeletion } from './SubmissionDeletion'
+import { SubmissionDialog } from './SubmissionDialog'
+import type { ShownSubmission } from './shownSubmission'
 
 /** A diff's lines, each marked by its kind (its own +, - or @@ stays: never colour alone). */
 function DiffLines({ diff }: { diff: string }) {
@@ -69,20 +70,8 @@ function Grade({ grade }: { grade: NonNullable<SubmissionDetail['grade']> }) {
  * against the lab's starting files, and its files read-only. Another attempt of the same student
  * and lab is one choice away.
  */
-export function SubmissionView({
-  className,
-  row,
-  attempt,
-  onAttempt,
-  onClose,
-}: {
-  className: string
-  row: GradebookRow
-  attempt: GradebookAttempt
-  onAttempt(attempt: GradebookAttempt): void
-  onClose(): void
-}) {
-  const { dialog, initialFocus } = useModalDialog(true)
+export function SubmissionView(props: ShownSubmission) {
+  const { className, row, attempt, onAttempt, onClose } = props
   const detail = useQuery({
     queryKey: ['submission', className, attempt.sandboxId, attempt.submissionId],
     queryFn: () => classGrades.submission(className, attempt.sandboxId, attempt.submissionId),
@@ -90,20 +79,11 @@ export function SubmissionView({
   const index = row.submissions.findIndex((s) => s.submissionId === attempt.submissionId)
   const counted = row.counted?.submissionId
   return (
-    <dialog
-      ref={dialog}
-      className="dialog submission-view"
-      aria-labelledby="submission-title"
+    <SubmissionDialog
+      titleId="submission-title"
+      title={`${row.student}'s submission of ${row.lab}`}
       onClose={onClose}
     >
-      <div className="submission-header">
-        <h2 id="submission-title">
-          {row.student}'s submission of {row.lab}
-        </h2>
-        <button type="button" ref={initialFocus} onClick={onClose}>
-          Close
-        </button>
-      </div>
       {row.submissions.length > 1 && (
         <label className="submission-attempt">
           Attempt{' '}
@@ -128,13 +108,7 @@ export function SubmissionView({
         <strong>{scoreText(attempt)}</strong>
         {attempt.submissionId === counted ? ' (the one that counts)' : ''}
       </p>
-      <SubmissionDeletion
-        className={className}
-        row={row}
-        attempt={attempt}
-        onAttempt={onAttempt}
-        onClose={onClose}
-      />
+      <SubmissionDeletion {...props} />
       {detail.isPending && <p className="panel-message">Loading the submission…</p>}
       {detail.isError && <p role="alert">{detail.error.message}</p>}
       {detail.data && (
@@ -174,6 +148,6 @@ export function SubmissionView({
           </ul>
         </>
       )}
-    </dialog>
+    </SubmissionDialog>
   )
 }
