@@ -8,11 +8,11 @@ import { remoteClassPlace } from '../class/remoteClassPlace'
 import { isSandboxId } from '../ids'
 import { PlatformError } from '../platformError'
 import { sameSandbox, sandboxIn } from '../sandboxRef'
+import { classNameParam } from './classNameParam'
 import { isE2bSandboxId } from './e2bSandboxId'
 import type { IdeHandler, IdeRoute } from './ideRoute'
 import { isRemoteId, type RemoteStore } from './remoteStore'
 
-const className = /^[A-Za-z0-9._-]{1,64}$/
 /** Which of the class's students an action is for; all of them when absent. */
 const someStudents = z.strictObject({ sandboxIds: z.array(z.string().max(64)).min(1).max(500).optional() })
 const extendBody = someStudents.extend({
@@ -22,12 +22,6 @@ const extendBody = someStudents.extend({
     .min(60)
     .max(7 * 24 * 60 * 60),
 })
-
-function nameParam(encoded: string | undefined): string {
-  const name = decodeURIComponent(encoded ?? '')
-  if (!className.test(name)) throw new PlatformError(400, 'invalid class name')
-  return name
-}
 
 /** Resolves a route's place parameters (none for the stack's own, the remote's id otherwise). */
 type PlaceOf = (params: string[]) => ClassPlace
@@ -99,10 +93,10 @@ export function classRoutes(deps: {
       }),
       route('/classes/([^/]+)', {
         GET: async (_req, res, place, params) =>
-          sendJson(res, 200, (await board.view(place, nameParam(params[0]))) satisfies ClassView),
+          sendJson(res, 200, (await board.view(place, classNameParam(params[0]))) satisfies ClassView),
         // The class ends: every sandbox of it is killed, their files with them, and their links go.
         DELETE: async (_req, res, place, params) => {
-          await forEach(place, nameParam(params[0]), undefined, async (id) => {
+          await forEach(place, classNameParam(params[0]), undefined, async (id) => {
             await place.kill(id)
             const ref = sandboxIn(place.remoteId, id)
             deps.joinLinks.revoke((l) => sameSandbox(l, ref))
@@ -113,7 +107,7 @@ export function classRoutes(deps: {
       }),
       route('/classes/([^/]+)/check', {
         POST: async (req, res, place, params) => {
-          const name = nameParam(params[0])
+          const name = classNameParam(params[0])
           const { sandboxIds } = await readJsonBody(req, someStudents, { optional: true })
           const chosen = await board.chosen(place, name, sandboxIds)
           const { passed, checked } = await board.check(place, chosen)
@@ -125,7 +119,7 @@ export function classRoutes(deps: {
           const { sandboxIds } = await readJsonBody(req, someStudents, { optional: true })
           const resume = params[1] === 'resume'
           // Only those that are not already so: pausing a paused sandbox is a 409 on its own.
-          const chosen = await board.chosen(place, nameParam(params[0]), sandboxIds)
+          const chosen = await board.chosen(place, classNameParam(params[0]), sandboxIds)
           const changing = chosen.filter((m) => (m.state === 'paused') === resume).map((m) => m.sandboxId)
           await Promise.all(changing.map((id) => (resume ? place.resume(id) : place.pause(id))))
           sendJson(res, 200, { changed: changing.length })
@@ -134,7 +128,7 @@ export function classRoutes(deps: {
       route('/classes/([^/]+)/timeout', {
         POST: async (req, res, place, params) => {
           const { sandboxIds, seconds } = await readJsonBody(req, extendBody)
-          const changed = await forEach(place, nameParam(params[0]), sandboxIds, (id) =>
+          const changed = await forEach(place, classNameParam(params[0]), sandboxIds, (id) =>
             place.setTimeout(id, seconds),
           )
           sendJson(res, 200, { changed })

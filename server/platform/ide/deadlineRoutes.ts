@@ -6,9 +6,8 @@ import type { SubmissionStore } from '../class/grading/submissionStore'
 import { isSandboxId } from '../ids'
 import { PlatformError } from '../platformError'
 import type { SandboxManager } from '../sandboxManager'
+import { classNameParam } from './classNameParam'
 import type { IdeRoute } from './ideRoute'
-
-const className = /^[A-Za-z0-9._-]{1,64}$/
 
 /** A time as ISO 8601 (with its offset, or the stack's local time without), kept in UTC. */
 const time = z
@@ -27,12 +26,6 @@ const deadlineBody = z.strictObject({
   examMode: z.boolean(),
 })
 const extensionBody = z.strictObject({ until: time })
-
-function nameParam(encoded: string | undefined): string {
-  const name = decodeURIComponent(encoded ?? '')
-  if (!className.test(name)) throw new PlatformError(400, 'invalid class name')
-  return name
-}
 
 /**
  * A class's deadline (the stack's own classes: grades are kept here): the teacher reads and sets
@@ -61,7 +54,7 @@ export function deadlineRoutes(deps: {
   const extension =
     (set: boolean): NonNullable<IdeRoute['methods']['PUT']> =>
     async (req, res, params) => {
-      const name = nameParam(params[0])
+      const name = classNameParam(params[0])
       const student = decodeURIComponent(params[1] ?? '')
       if (!studentsOf(name).has(student))
         throw new PlatformError(404, `class '${name}' has no student '${student}'`)
@@ -75,12 +68,12 @@ export function deadlineRoutes(deps: {
       pattern: /^\/classes\/([^/]+)\/deadline$/,
       methods: {
         GET: async (_req, res, params) => {
-          const name = nameParam(params[0])
+          const name = classNameParam(params[0])
           studentsOf(name)
           sendJson(res, 200, deadlines.get(name) satisfies ClassDeadline)
         },
         PUT: async (req, res, params) => {
-          const name = nameParam(params[0])
+          const name = classNameParam(params[0])
           studentsOf(name)
           const { deadline, ...rest } = await readJsonBody(req, deadlineBody)
           const answer = deadlines.set(name, { ...rest, ...(deadline ? { deadline } : {}) })

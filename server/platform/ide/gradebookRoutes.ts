@@ -17,17 +17,11 @@ import { PlatformError } from '../platformError'
 import type { SandboxManager } from '../sandboxManager'
 import { readLabTemplate } from '../templates/labTemplate'
 import type { TemplateCatalog } from '../templates/templateCatalog'
+import { classNameParam } from './classNameParam'
 import type { IdeRoute } from './ideRoute'
 import { deleteSubmission } from './submissionDeleteRoutes'
 
-const classNamePattern = /^[A-Za-z0-9._-]{1,64}$/
 const regradeBody = z.strictObject({ lab: z.string().min(1).max(64).optional() })
-
-function nameParam(encoded: string | undefined): string {
-  const name = decodeURIComponent(encoded ?? '')
-  if (!classNamePattern.test(name)) throw new PlatformError(400, 'invalid class name')
-  return name
-}
 
 /**
  * The teacher's gradebook of a class of the stack's own (the owner only: no student's or guest's
@@ -83,7 +77,7 @@ export function gradebookRoutes(deps: {
       pattern: /^\/classes\/([^/]+)\/grades$/,
       methods: {
         GET: async (req, res, params) => {
-          const name = nameParam(params[0])
+          const name = classNameParam(params[0])
           const format = new URL(req.url ?? '', 'http://stack').searchParams.get('format') ?? 'json'
           if (format !== 'json' && format !== 'csv')
             throw new PlatformError(400, `format must be json or csv, not '${format}'`)
@@ -104,7 +98,7 @@ export function gradebookRoutes(deps: {
       pattern: /^\/classes\/([^/]+)\/submissions\/([^/]+)\/([^/]+)$/,
       methods: {
         GET: async (_req, res, params) => {
-          const name = nameParam(params[0])
+          const name = classNameParam(params[0])
           const entry = store.get(decodeURIComponent(params[1] ?? ''), decodeURIComponent(params[2] ?? ''))
           if (!entry || entry.submission.className !== name)
             throw new PlatformError(404, `class '${name}' has no such submission`)
@@ -128,7 +122,7 @@ export function gradebookRoutes(deps: {
       pattern: /^\/classes\/([^/]+)\/regrade$/,
       methods: {
         POST: async (req, res, params) => {
-          const name = nameParam(params[0])
+          const name = classNameParam(params[0])
           const { lab } = await readJsonBody(req, regradeBody, { optional: true })
           const chosen = store
             .all()

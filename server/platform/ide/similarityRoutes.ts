@@ -7,9 +7,8 @@ import type { SubmissionStore } from '../class/grading/submissionStore'
 import { PlatformError } from '../platformError'
 import { readLabTemplate } from '../templates/labTemplate'
 import type { TemplateCatalog } from '../templates/templateCatalog'
+import { classNameParam } from './classNameParam'
 import type { IdeRoute } from './ideRoute'
-
-const classNamePattern = /^[A-Za-z0-9._-]{1,64}$/
 
 /** Each student's latest submission of the lab in the class (across their sandboxes). */
 function latestOfEach(entries: readonly GradedSubmission[], className: string, lab: string) {
@@ -39,8 +38,7 @@ export function similarityRoutes(deps: {
       pattern: /^\/classes\/([^/]+)\/similar$/,
       methods: {
         GET: async (req, res, params) => {
-          const className = decodeURIComponent(params[0] ?? '')
-          if (!classNamePattern.test(className)) throw new PlatformError(400, 'invalid class name')
+          const className = classNameParam(params[0])
           const query = new URL(req.url ?? '', 'http://stack').searchParams
           const lab = query.get('lab')
           if (!lab) throw new PlatformError(400, 'say which lab: ?lab=…')

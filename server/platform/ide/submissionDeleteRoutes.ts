@@ -3,15 +3,8 @@ import { sendJson } from '../api/httpJson'
 import type { GradingJobs } from '../class/grading/gradingJobs'
 import type { SubmissionStore } from '../class/grading/submissionStore'
 import { PlatformError } from '../platformError'
+import { classNameParam } from './classNameParam'
 import type { IdeHandler, IdeRoute } from './ideRoute'
-
-const classNamePattern = /^[A-Za-z0-9._-]{1,64}$/
-
-function nameParam(encoded: string | undefined): string {
-  const name = decodeURIComponent(encoded ?? '')
-  if (!classNamePattern.test(name)) throw new PlatformError(400, 'invalid class name')
-  return name
-}
 
 interface Deps {
   store: Pick<SubmissionStore, 'get' | 'remove' | 'all'>
@@ -40,7 +33,7 @@ async function deleteOne({ store, gradings }: Deps, sandboxId: string, id: strin
  */
 export function deleteSubmission(deps: Deps): IdeHandler {
   return async (_req, res, params) => {
-    const name = nameParam(params[0])
+    const name = classNameParam(params[0])
     const sandboxId = decodeURIComponent(params[1] ?? '')
     const id = decodeURIComponent(params[2] ?? '')
     const entry = deps.store.get(sandboxId, id)
@@ -62,7 +55,7 @@ export function submissionDeleteRoutes(deps: Deps): IdeRoute[] {
       pattern: /^\/classes\/([^/]+)\/submissions$/,
       methods: {
         DELETE: async (req, res, params) => {
-          const name = nameParam(params[0])
+          const name = classNameParam(params[0])
           const query = new URL(req.url ?? '', 'http://stack').searchParams
           const student = query.get('student')
           const lab = query.get('lab')
