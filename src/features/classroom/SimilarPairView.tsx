@@ -32,6 +32,26 @@ function Excerpt({ detail, at }: { detail: SubmissionDetail | undefined; at: Sim
   )
 }
 
+/** One student's side of a match: whose lines and where, then the lines. */
+function Side({
+  student,
+  detail,
+  at,
+}: {
+  student: string
+  detail: SubmissionDetail | undefined
+  at: SimilarLines
+}) {
+  return (
+    <div>
+      <h3>
+        {student}: {at.path}, lines {at.from}–{at.to}
+      </h3>
+      <Excerpt detail={detail} at={at} />
+    </div>
+  )
+}
+
 function useDetail(className: string, side: SimilarSubmission) {
   return useQuery({
     queryKey: ['submission', className, side.sandboxId, side.submissionId],
@@ -73,18 +93,8 @@ export function SimilarPairView({
           aria-label={`Match ${i + 1} of ${pair.regions.length}`}
           className="similar-region"
         >
-          <div>
-            <h3>
-              {pair.a.student}: {region.a.path}, lines {region.a.from}–{region.a.to}
-            </h3>
-            <Excerpt detail={a.data} at={region.a} />
-          </div>
-          <div>
-            <h3>
-              {pair.b.student}: {region.b.path}, lines {region.b.from}–{region.b.to}
-            </h3>
-            <Excerpt detail={b.data} at={region.b} />
-          </div>
+          <Side student={pair.a.student} detail={a.data} at={region.a} />
+          <Side student={pair.b.student} detail={b.data} at={region.b} />
         </section>
       ))}
     </SubmissionDialog>
