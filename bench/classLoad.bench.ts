@@ -103,6 +103,34 @@ export async function studentDesks(
   }
 }
 
+/**
+ * A class of `students` made from `template` as `npm run class` makes one, each student at their
+ * desk (studentDesks): the class bench's, and the grading bench's.
+ */
+export async function classAtDesks(
+  stack: LocalStack,
+  {
+    className,
+    template,
+    students,
+    input = 'stream',
+  }: { className: string; template: string; students: number; input?: 'stream' | 'send' },
+): ReturnType<typeof studentDesks> {
+  const access = { url: stack.url, apiKey: stack.apiKey, ideToken: stack.ideToken }
+  const { sandboxes, failures } = await startClass(access, {
+    className,
+    template,
+    students: numberedStudents(students),
+    timeoutSeconds: 3600,
+  })
+  if (failures.length > 0) throw new Error(`${failures.length} sandboxes failed: ${failures[0]?.error}`)
+  return studentDesks(
+    stack,
+    sandboxes.map((s) => s.sandboxId),
+    input,
+  )
+}
+
 /** One class of `students` at work for `minutes`: its figures. */
 export async function classAtWork(
   students: number,
@@ -113,19 +141,7 @@ export async function classAtWork(
   const closers: (() => void)[] = []
   try {
     await stack.start()
-    const access = { url: stack.url, apiKey: stack.apiKey, ideToken: stack.ideToken }
-    const { sandboxes, failures } = await startClass(access, {
-      className: 'load',
-      template: 'python-basics',
-      students: numberedStudents(students),
-      timeoutSeconds: 3600,
-    })
-    if (failures.length > 0) throw new Error(`${failures.length} sandboxes failed: ${failures[0]?.error}`)
-    const desks = await studentDesks(
-      stack,
-      sandboxes.map((s) => s.sandboxId),
-      input,
-    )
+    const desks = await classAtDesks(stack, { className: 'load', template: 'python-basics', students, input })
     closers.push(desks.close)
     const { terminals, keys } = desks
     await sleep(1000)

@@ -8,9 +8,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { LocalStack } from '../e2e/localStack'
-import { numberedStudents, startClass } from '../server/class/classroom'
 import { runBash, type SandboxAddress } from '../server/platform/launcher/testing/sandboxCalls'
-import { type Echo, type Keys, studentDesks, typeAway } from './classLoad.bench'
+import { classAtDesks, type Echo, type Keys, typeAway } from './classLoad.bench'
 import { type Figure, median, percentile, seededRandom } from './table'
 
 const labs = join(import.meta.dirname, '..', 'server', 'platform', 'class', 'grading', 'testing', 'labs')
@@ -62,18 +61,7 @@ export async function gradingFigures(): Promise<Figure[]> {
   let close = () => {}
   try {
     await stack.start()
-    const access = { url: stack.url, apiKey: stack.apiKey, ideToken: stack.ideToken }
-    const { sandboxes, failures } = await startClass(access, {
-      className: 'grading',
-      template: 'graded-sum',
-      students: numberedStudents(students),
-      timeoutSeconds: 3600,
-    })
-    if (failures.length > 0) throw new Error(`${failures.length} sandboxes failed: ${failures[0]?.error}`)
-    const desks = await studentDesks(
-      stack,
-      sandboxes.map((s) => s.sandboxId),
-    )
+    const desks = await classAtDesks(stack, { className: 'grading', template: 'graded-sum', students })
     close = desks.close
     // Half the class solved it; the others submit the starting files. Either is graded in full.
     await Promise.all(
@@ -93,7 +81,7 @@ export async function gradingFigures(): Promise<Figure[]> {
     const firstSubmit = performance.now()
     const graded: { ms: number; score?: number; error?: string }[] = []
     await Promise.all(
-      sandboxes.map(async ({ sandboxId }) => {
+      desks.addresses.map(async ({ sandboxId }) => {
         await sleep(random() * withinSeconds * 1000)
         const from = performance.now()
         const res = await stack.ideApi('POST', `/sandboxes/${sandboxId}/submissions`)
