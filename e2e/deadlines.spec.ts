@@ -34,19 +34,10 @@ async function setDeadline(deadline: Date): Promise<void> {
 }
 
 test.beforeAll(async ({ browser }) => {
-  const created = await stack.api('POST', '/v2/sandboxes', {
-    templateID: 'graded-sum',
-    timeout: 1800,
-    autoPause: true,
-    metadata: { class: 'monday', student: 'ada' },
-  })
-  expect(created.status).toBe(201)
-  const { sandboxID } = (await created.json()) as { sandboxID: string }
+  const { sandboxID } = await stack.studentSandbox('monday', 'ada', 'graded-sum')
   // Two hours and a quarter from now: the panel counts it in hours and minutes.
   await setDeadline(new Date(Date.now() + (2 * 60 + 13) * minute + 30_000))
-  const link = await stack.ideApi('POST', `/sandboxes/${sandboxID}/join-links`, {})
-  expect(link.status).toBe(201)
-  joinToken = ((await link.json()) as { token: string }).token
+  joinToken = await stack.joinToken(sandboxID)
   context = await browser.newContext()
   page = await context.newPage()
 })

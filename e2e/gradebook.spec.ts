@@ -38,16 +38,8 @@ test.beforeAll(async ({ browser }) => {
   replaceIn(join(templates, 'graded-sum', '.lab', 'lab.json'), '"timeoutSeconds": 5', '"timeoutSeconds": 60')
   const tokens: Record<string, string> = {}
   for (const student of ['ada', 'ben']) {
-    const created = await stack.api('POST', '/v2/sandboxes', {
-      templateID: 'graded-sum',
-      timeout: 1800,
-      autoPause: true,
-      metadata: { class: 'monday', student },
-    })
-    expect(created.status).toBe(201)
-    const { sandboxID } = (await created.json()) as { sandboxID: string }
-    const link = await stack.ideApi('POST', `/sandboxes/${sandboxID}/join-links`, {})
-    tokens[student] = ((await link.json()) as { token: string }).token
+    const { sandboxID } = await stack.studentSandbox('monday', student, 'graded-sum')
+    tokens[student] = await stack.joinToken(sandboxID)
   }
   ada = new WorkbenchPage(await (await browser.newContext()).newPage())
   await ada.goto(`${stack.url}/join#token=${tokens.ada}`)

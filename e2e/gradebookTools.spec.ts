@@ -44,17 +44,7 @@ test.beforeAll(async ({ browser }) => {
     readFileSync(manifest, 'utf8').replace('"timeoutSeconds": 5', '"timeoutSeconds": 60'),
   )
   for (const [student, code] of Object.entries(solutions)) {
-    const created = await stack.api('POST', '/v2/sandboxes', {
-      templateID: 'graded-sum',
-      timeout: 1800,
-      autoPause: true,
-      metadata: { class: 'monday', student },
-    })
-    expect(created.status).toBe(201)
-    const { sandboxID, envdAccessToken } = (await created.json()) as {
-      sandboxID: string
-      envdAccessToken: string
-    }
+    const { sandboxID, envdAccessToken } = await stack.studentSandbox('monday', student, 'graded-sum')
     await runBash(
       { port: stack.port, token: envdAccessToken, sandboxId: sandboxID },
       `echo ${Buffer.from(code).toString('base64')} | base64 -d > ~/solution.py`,

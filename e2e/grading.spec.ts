@@ -26,18 +26,9 @@ let joinToken: string
 
 test.beforeAll(async ({ browser }) => {
   // What the teacher does (as dashboard.spec.ts): a sandbox of the lab for the student, a join link to it.
-  const created = await stack.api('POST', '/v2/sandboxes', {
-    templateID: 'graded-sum',
-    timeout: 1800,
-    autoPause: true,
-    metadata: { class: 'monday', student: 'ada' },
-  })
-  expect(created.status).toBe(201)
-  const { sandboxID } = (await created.json()) as { sandboxID: string }
+  const { sandboxID } = await stack.studentSandbox('monday', 'ada', 'graded-sum')
   files = await SandboxFiles.at(stack, sandboxID)
-  const link = await stack.ideApi('POST', `/sandboxes/${sandboxID}/join-links`, {})
-  expect(link.status).toBe(201)
-  joinToken = ((await link.json()) as { token: string }).token
+  joinToken = await stack.joinToken(sandboxID)
   context = await browser.newContext()
   page = await context.newPage()
 })

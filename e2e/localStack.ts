@@ -163,6 +163,33 @@ export class LocalStack {
     })
   }
 
+  /**
+   * What the teacher's tools make for one student of a class: a sandbox of `template` (half an
+   * hour, paused when idle) with the class in its metadata; its id and runtime token.
+   */
+  async studentSandbox(
+    className: string,
+    student: string,
+    template: string,
+  ): Promise<{ sandboxID: string; envdAccessToken: string }> {
+    const created = await this.api('POST', '/v2/sandboxes', {
+      templateID: template,
+      timeout: 1800,
+      autoPause: true,
+      metadata: { class: className, student },
+    })
+    if (created.status !== 201)
+      throw new Error(`${student}'s sandbox: ${created.status} ${await created.text()}`)
+    return (await created.json()) as { sandboxID: string; envdAccessToken: string }
+  }
+
+  /** A join link to a student's sandbox, as the teacher's tools issue it: its token. */
+  async joinToken(sandboxId: string): Promise<string> {
+    const link = await this.ideApi('POST', `/sandboxes/${sandboxId}/join-links`, {})
+    if (link.status !== 201) throw new Error(`a join link: ${link.status} ${await link.text()}`)
+    return ((await link.json()) as { token: string }).token
+  }
+
   async dispose(): Promise<void> {
     await this.stop()
     if (this.madeDataDir) rmSync(this.madeDataDir, { recursive: true, force: true })
