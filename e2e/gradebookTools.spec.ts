@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
+import { adaTotal, cyTotal, renamed } from '../server/platform/class/grading/testing/copiedWork'
 import { runBash } from '../server/platform/launcher/testing/sandboxCalls'
 import { axeFindings } from './axeFindings'
 import { GradebookPage } from './pages/GradebookPage'
@@ -17,20 +18,7 @@ const templates = mkdtempSync(join(tmpdir(), 'e2e-gradebook-tools-'))
 const stack = stackForThisFile(['--no-default-sandbox', '--templates', templates])
 test.describe.configure({ mode: 'serial' })
 
-const ada = `def total(numbers):
-    """The sum of a list of numbers."""
-    result = 0
-    for number in numbers:
-        if isinstance(number, bool):
-            raise TypeError("not a number")
-        result = result + number
-    return result
-`
-const solutions: Record<string, string> = {
-  ada,
-  ben: ada.replaceAll('numbers', 'xs').replaceAll('number', 'x').replaceAll('result', 'acc'),
-  cy: 'def total(numbers):\n    """The sum of a list of numbers."""\n    return sum(numbers)\n',
-}
+const solutions: Record<string, string> = { ada: adaTotal, ben: renamed(adaTotal), cy: cyTotal }
 
 let teacher: Page
 const gradebook = () => new GradebookPage(teacher, 'monday')

@@ -4,17 +4,10 @@
 // session gets 403.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SimilarityReport } from '../../../src/contract/similarity'
+import { adaTotal, cyTotal, renamed } from '../class/grading/testing/copiedWork'
 import { type GradedClass, startGradedClass } from '../testing/gradedClass'
 
-const ada = `def total(numbers):
-    """The sum of a list of numbers."""
-    result = 0
-    for number in numbers:
-        if isinstance(number, bool):
-            raise TypeError("not a number")
-        result = result + number
-    return result
-
+const ada = `${adaTotal}
 
 def mean(numbers):
     if len(numbers) == 0:
@@ -22,15 +15,8 @@ def mean(numbers):
     return total(numbers) / len(numbers)
 `
 /** Ada's, every name changed and a comment added. */
-const ben = ada
-  .replaceAll('numbers', 'xs')
-  .replaceAll('number', 'x')
-  .replaceAll('result', 'acc')
-  .replace('    acc = 0\n', '    acc = 0  # start from nothing\n')
-const cy = `def total(numbers):
-    """The sum of a list of numbers."""
-    return sum(numbers)
-`
+const ben = renamed(ada).replace('    acc = 0\n', '    acc = 0  # start from nothing\n')
+const cy = cyTotal
 
 describe('similar submissions', () => {
   let graded: GradedClass
