@@ -3,8 +3,7 @@
 // safe for a spreadsheet, one submission in full with its diff, the test fixed and every
 // submission regraded; a student's or a guest's session gets none of it (403).
 import { execFile } from 'node:child_process'
-import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -12,11 +11,11 @@ import type { Gradebook, GradebookRow, SubmissionDetail } from '../../../src/con
 import { classGrades, classGradesCsv } from '../../class/classroom'
 import { runBash } from '../launcher/testing/sandboxCalls'
 import { browserCall } from '../testing/browserCall'
+import { copyGradedLabs } from '../testing/gradedClass'
 import { ideCall } from '../testing/ideCall'
 import { startTestPlatform, type TestPlatform } from '../testing/platformFixture'
 import { runtimePort } from '../testing/runtimeBridge'
 
-const labs = join(import.meta.dirname, '..', 'class', 'grading', 'testing', 'labs')
 const projectRoot = join(import.meta.dirname, '..', '..', '..')
 const hiddenTest = join('graded-sum', 'grader', 'test_hidden.py')
 const correct = 'def total(numbers):\\n    return sum(numbers)\\n'
@@ -54,16 +53,9 @@ describe('the gradebook', () => {
 
   beforeAll(async () => {
     // The lab as a teacher got it wrong: its hidden test_positive wants 7 for [1, 2, 3].
-    templatesDir = mkdtempSync(join(tmpdir(), 'gradebook-labs-'))
-    cpSync(labs, templatesDir, { recursive: true })
+    templatesDir = copyGradedLabs('gradebook-labs-')
     const test = join(templatesDir, hiddenTest)
     writeFileSync(test, readFileSync(test, 'utf8').replace('total([1, 2, 3]), 6', 'total([1, 2, 3]), 7'))
-    // Room for a loaded machine: the lab's own 5 s are for the time-limit tests.
-    const manifest = join(templatesDir, 'graded-sum', '.lab', 'lab.json')
-    writeFileSync(
-      manifest,
-      readFileSync(manifest, 'utf8').replace('"timeoutSeconds": 5', '"timeoutSeconds": 60'),
-    )
     tp = await startTestPlatform({ templatesDir })
     for (const student of ['ada', formula, plus, 'cy']) {
       const { sandboxID, envdAccessToken } = await tp.createSandbox({
