@@ -34,9 +34,9 @@ export function cpuSecondsMatching(pattern: RegExp): number {
  * exited and were reaped (their parent's cutime and cstime): short-lived commands such as a
  * flood's `yes` count too. Differences over an interval say what a whole process tree cost.
  */
-export function treeCpuSeconds(root: number): number {
+export async function treeCpuSeconds(root: number): Promise<number> {
   let ticks = 0
-  for (const pid of descendantMembers(root)()) {
+  for (const pid of await descendantMembers(root)()) {
     const fields = procStatFields(pid)
     // utime, stime, cutime, cstime: the 12th to 15th fields after the command's name.
     if (fields) ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])
@@ -45,8 +45,11 @@ export function treeCpuSeconds(root: number): number {
 }
 
 /** The first process at or below `root` whose arguments pass `test`. */
-export function findInTree(root: number, test: (argv: string[]) => boolean): number | undefined {
-  return descendantMembers(root)().find((pid) => {
+export async function findInTree(
+  root: number,
+  test: (argv: string[]) => boolean,
+): Promise<number | undefined> {
+  return (await descendantMembers(root)()).find((pid) => {
     try {
       return test(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'))
     } catch {

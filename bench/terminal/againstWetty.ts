@@ -156,7 +156,7 @@ async function keysToGlyphs(page: BarePage, keys: number): Promise<number[]> {
 }
 
 /** CPU time (s) used so far by each part of a page's stack (its server, its shell, the browser). */
-type CpuMeter = () => Record<string, number>
+type CpuMeter = () => Promise<Record<string, number>>
 
 interface Flood {
   /** Enter to its last line in the DOM, in MB/s. */
@@ -171,10 +171,10 @@ async function flood(page: BarePage, cpu: CpuMeter): Promise<Flood> {
   await page.cdp.Input.insertText({ text: floodCommand(n) })
   await waitShown(page, `peer-end-$((6*7))-${n}`)
   await page.evaluate((end) => window.peerProbe.arm(end, 180_000), `peer-end-42-${n}`)
-  const before = cpu()
+  const before = await cpu()
   await page.press('Enter')
   const ms = await page.evaluate(() => window.peerDone)
-  const after = cpu()
+  const after = await cpu()
   await sleep(300)
   await page.press('Control+u')
   return {
@@ -275,23 +275,23 @@ export async function againstWetty(stack: TestPlatform, sandboxId: string): Prom
     const sandboxPid = stack.platform.manager.launchedPid(sandboxId)
     if (sandboxPid === undefined) throw new Error(`sandbox ${sandboxId} has no process`)
     // Its runtime is the Node process inside (bubblewrap's own command line names it too).
-    const runtimePid = findInTree(sandboxPid, ([program]) => basename(program ?? '') === 'node')
+    const runtimePid = await findInTree(sandboxPid, ([program]) => basename(program ?? '') === 'node')
     if (runtimePid === undefined) throw new Error(`sandbox ${sandboxId} has no runtime process`)
-    const ideCpu: CpuMeter = () => {
+    const ideCpu: CpuMeter = async () => {
       const runtime = cpuSecondsOf(runtimePid)
       return {
         runtime,
-        'shell and flood': treeCpuSeconds(sandboxPid) - runtime,
+        'shell and flood': (await treeCpuSeconds(sandboxPid)) - runtime,
         platform: cpuSecondsOf(process.pid),
-        browser: treeCpuSeconds(browser.pid),
+        browser: await treeCpuSeconds(browser.pid),
       }
     }
-    const wettyCpu: CpuMeter = () => {
+    const wettyCpu: CpuMeter = async () => {
       const server = cpuSecondsOf(wetty.pid)
       return {
         server,
-        'shell and flood': treeCpuSeconds(wetty.pid) - server,
-        browser: treeCpuSeconds(browser.pid),
+        'shell and flood': (await treeCpuSeconds(wetty.pid)) - server,
+        browser: await treeCpuSeconds(browser.pid),
       }
     }
     const echo = { ide: [] as number[], wetty: [] as number[] }

@@ -426,7 +426,7 @@ export class SandboxManager {
     entry.launched = launched
     void launched.exited.then(() => this.onExited(entry, launched))
     this.metrics.paused(id)
-    this.sample(entry)
+    void this.sample(entry)
   }
 
   /** Gives the sandbox's home its size limit, when its record has one (older ones have none). */
@@ -457,15 +457,15 @@ export class SandboxManager {
   }
 
   private sampleAll(): void {
-    for (const entry of this.entries.values()) this.sample(entry)
+    for (const entry of this.entries.values()) void this.sample(entry)
   }
 
-  private sample(entry: Entry): void {
+  private async sample(entry: Entry): Promise<void> {
     const { launched, record } = entry
     if (!launched || record.state !== 'running' || this.entries.get(record.sandboxID) !== entry) return
     try {
       const { cpus, memoryMB } = this.limitsOf(record)
-      this.metrics.sample(record.sandboxID, {
+      await this.metrics.sample(record.sandboxID, {
         members: () => launched.members(),
         homeDir: this.homeDir(record.sandboxID),
         ownFileSystem: this.diskSizeMB(record) > 0,

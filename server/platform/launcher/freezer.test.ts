@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findCgroupDirs, sandboxGroupParent } from './findCgroupDirs'
 import type { FreezerKind } from './freezer'
-import { listProcesses, pidNamespaceOf } from './procTable'
+import { hostPids, pidNamespaceOf } from './procTable'
 import { pidNamespaceMembers } from './sandboxMembers'
 import { createTestLauncher, type TestLauncher, type TestSandbox } from './testing/launcherFixture'
 import { listProcesses as listSandboxProcesses, runBash, startTerminal } from './testing/sandboxCalls'
@@ -21,14 +21,17 @@ function groupDir(kind: FreezerKind, id: string): string | undefined {
   return own && join(own, sandboxGroupParent, id)
 }
 
-/** Host pids in the sandbox's PID namespace, and that namespace. */
-function sandboxProcesses(sb: TestSandbox): { pids: number[]; namespace: string | undefined } {
-  const pids = pidNamespaceMembers(sb.pid)()
-  return { pids, namespace: pids[0] === undefined ? undefined : pidNamespaceOf(pids[0]) }
+/** Host pids in the sandbox's PID namespace, and that namespace (found by a scan of all of /proc). */
+async function sandboxProcesses(sb: TestSandbox): Promise<{ pids: number[]; namespace: string | undefined }> {
+  const pids = await pidNamespaceMembers(sb.pid)()
+  return { pids, namespace: pids[0] === undefined ? undefined : await pidNamespaceOf(pids[0]) }
 }
 
-const inNamespace = (namespace: string | undefined) =>
-  listProcesses().filter((p) => pidNamespaceOf(p.pid) === namespace)
+const inNamespace = async (namespace: string | undefined) => {
+  const pids = await hostPids()
+  const namespaces = await Promise.all(pids.map(pidNamespaceOf))
+  return pids.filter((_, i) => namespaces[i] === namespace)
+}
 
 describe.each<FreezerKind>(['cgroup-v2', 'cgroup-v1', 'signals'])('the %s freezer', (kind) => {
   let kit: TestLauncher | undefined
@@ -77,14 +80,14 @@ describe.each<FreezerKind>(['cgroup-v2', 'cgroup-v1', 'signals'])('the %s freeze
     if (!kit) return ctx.skip(unavailable)
     const sb = await kit.launch()
     expect((await runBash(sb, 'nohup sleep 4343 >/dev/null 2>&1 & echo ok')).stdout).toBe('ok\n')
-    const before = sandboxProcesses(sb)
+    const before = await sandboxProcesses(sb)
     expect(before.pids.length).toBeGreaterThanOrEqual(3) // init, runtime, sleep
     const group = groupDir(kind, sb.id)
     if (group) expect(existsSync(group)).toBe(true)
     await sb.freeze()
     await sb.kill()
     await sb.exited
-    expect(inNamespace(before.namespace)).toEqual([])
+    expect(await inNamespace(before.namespace)).toEqual([])
     expect(existsSync(`/proc/${sb.pid}`)).toBe(false)
     if (group) expect(existsSync(group)).toBe(false)
     await sb.kill() // idempotent
@@ -93,12 +96,12 @@ describe.each<FreezerKind>(['cgroup-v2', 'cgroup-v1', 'signals'])('the %s freeze
   it('reports a runtime that dies by itself through exited, and cleans up after it', async (ctx) => {
     if (!kit) return ctx.skip(unavailable)
     const sb = await kit.launch()
-    const { pids, namespace } = sandboxProcesses(sb)
+    const { pids, namespace } = await sandboxProcesses(sb)
     const runtime = pids.find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('runtime.mjs'))
     expect(runtime).toBeDefined()
     process.kill(runtime as number, 'SIGKILL')
     await sb.exited
-    expect(inNamespace(namespace)).toEqual([])
+    expect(await inNamespace(namespace)).toEqual([])
     const group = groupDir(kind, sb.id)
     if (group) expect(existsSync(group)).toBe(false)
     expect(kit.logs).toContainEqual(`sandbox ${sb.id}: runtime ended (exit code 137)`)

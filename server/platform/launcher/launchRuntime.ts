@@ -247,7 +247,8 @@ export async function launchRuntime(launch: RuntimeLaunch): Promise<LaunchedSand
   // Learn the sandbox's PID namespace while its init surely lives; it is never guessed later.
   // Its init and runtime, the first two (only the runtime without a namespace), are shielded
   // from the out-of-memory killer: a sandbox at its memory limit loses a process of its own.
-  for (const member of members().slice(0, launch.scope === 'pid-namespace' ? 2 : 1)) shieldFromOom(member)
+  for (const member of (await members()).slice(0, launch.scope === 'pid-namespace' ? 2 : 1))
+    shieldFromOom(member)
 
   let frozen = false
   let queue: Promise<void> = Promise.resolve()
@@ -261,7 +262,7 @@ export async function launchRuntime(launch: RuntimeLaunch): Promise<LaunchedSand
   const killSandbox = async () => {
     // Killing the sandbox's init first lets the kernel end and reap the whole PID namespace
     // under it; killed together with bwrap, orphans would wait for the host's init to reap them.
-    const init = launch.scope === 'pid-namespace' ? members()[0] : undefined
+    const init = launch.scope === 'pid-namespace' ? (await members())[0] : undefined
     if (init !== undefined) {
       signalQuietly(init, 'SIGKILL')
       // A frozen init cannot die (cgroup v1) or be reaped (bwrap frozen too) until thawed.

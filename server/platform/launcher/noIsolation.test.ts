@@ -38,14 +38,14 @@ describe('isolation turned off', () => {
     const sb = await kit.launch()
     const term = await startTerminal(sb, 'sleep', ['4545'])
     try {
-      expect(readProcEntry(term.pid)).toBeDefined()
+      expect(await readProcEntry(term.pid)).toBeDefined()
       await sb.kill()
       await sb.exited
-      const gone = (pid: number) => {
-        const state = readProcEntry(pid)?.state
+      const gone = async (pid: number) => {
+        const state = (await readProcEntry(pid))?.state
         return state === undefined || state === 'Z'
       }
-      expect(gone(sb.pid)).toBe(true)
+      expect(await gone(sb.pid)).toBe(true)
       // The terminal's process is no child of ours: its reaping is up to the host's init.
       await waitFor(() => gone(term.pid), 'the terminal process to end')
     } finally {

@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
+import { readdir, readFile, readlink } from 'node:fs/promises'
 
 /** One host process as /proc/<pid>/stat describes it. */
 export interface ProcEntry {
@@ -9,43 +10,84 @@ export interface ProcEntry {
 }
 
 /**
+ * How many /proc files are read at once: the platform's event loop never waits on them (they
+ * are read on libuv's threads), and a scan of a busy host leaves room for the platform's own I/O.
+ */
+const batchSize = 64
+
+/** Runs `read` on every item, at most `batchSize` at once; the results in the items' order. */
+export async function inBatches<T, R>(items: readonly T[], read: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = []
+  for (let start = 0; start < items.length; start += batchSize) {
+    results.push(...(await Promise.all(items.slice(start, start + batchSize).map(read))))
+  }
+  return results
+}
+
+/** The error of a process that ended while we read it (or was gone before). */
+function vanished(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException).code
+  return code === 'ENOENT' || code === 'ESRCH'
+}
+
+/** The fields of a stat line after the command name, which sits in parentheses and may hold both. */
+const statFields = (stat: string) => stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+
+/**
  * The fields of /proc/<pid>/stat after the command name, the first being the state (field 3 of
- * proc(5)); undefined once the process is gone.
+ * proc(5)); undefined once the process is gone. Synchronous, for measurements of a few processes.
  */
 export function procStatFields(pid: number): string[] | undefined {
-  let stat: string
   try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return statFields(readFileSync(`/proc/${pid}/stat`, 'utf8'))
   } catch {
     return undefined
   }
-  // The command name sits in parentheses and may itself hold spaces and parentheses.
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+}
+
+/** As `procStatFields`, without holding the event loop. Undefined once the process is gone. */
+export async function readProcStatFields(pid: number): Promise<string[] | undefined> {
+  try {
+    return statFields(await readFile(`/proc/${pid}/stat`, 'utf8'))
+  } catch (err) {
+    if (vanished(err)) return undefined
+    throw err
+  }
 }
 
 /** A process's pid, parent and state, or undefined once it is gone. */
-export function readProcEntry(pid: number): ProcEntry | undefined {
-  const fields = procStatFields(pid)
+export async function readProcEntry(pid: number): Promise<ProcEntry | undefined> {
+  const fields = await readProcStatFields(pid)
   return fields && { pid, ppid: Number(fields[1]), state: fields[0] ?? '?' }
 }
 
-/** Every process on the host. */
-export function listProcesses(): ProcEntry[] {
-  const entries: ProcEntry[] = []
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue
-    const entry = readProcEntry(Number(name))
-    if (entry) entries.push(entry)
-  }
-  return entries
+/** The entries of the processes among `pids` that still exist, in the same order. */
+export async function readProcEntries(pids: readonly number[]): Promise<ProcEntry[]> {
+  const entries = await inBatches(pids, readProcEntry)
+  return entries.filter((entry): entry is ProcEntry => entry !== undefined)
 }
 
-/** The PID namespace a process is in (e.g. `pid:[4026532301]`), or undefined once it is gone. */
-export function pidNamespaceOf(pid: number): string | undefined {
+/** The pid of every process on the host now. */
+export async function hostPids(): Promise<number[]> {
+  return (await readdir('/proc')).filter((name) => /^\d+$/.test(name)).map(Number)
+}
+
+/** Every process on the host (those that end during the scan are left out). */
+export async function listProcesses(): Promise<ProcEntry[]> {
+  return readProcEntries(await hostPids())
+}
+
+/**
+ * The PID namespace a process is in (e.g. `pid:[4026532301]`), or undefined once it is gone or
+ * when it is not ours to look into (another user's).
+ */
+export async function pidNamespaceOf(pid: number): Promise<string | undefined> {
   try {
-    return readlinkSync(`/proc/${pid}/ns/pid`)
-  } catch {
-    return undefined
+    return await readlink(`/proc/${pid}/ns/pid`)
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    if (vanished(err) || code === 'EACCES' || code === 'EPERM') return undefined
+    throw err
   }
 }
 

@@ -26,7 +26,7 @@ export interface LaunchedSandbox {
   /** Host pid of the outermost process (bwrap, or the runtime itself without isolation). */
   pid: number
   /** Host pids of the sandbox's processes now, parents first. */
-  members(): number[]
+  members(): Promise<number[]>
   /** Stops every process of the sandbox at once; idempotent. */
   freeze(): Promise<void>
   /** Lets them run again; idempotent. */

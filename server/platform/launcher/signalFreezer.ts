@@ -1,11 +1,18 @@
 import type { Freezer, SandboxFreezer } from './freezer'
-import { readProcEntry } from './procTable'
+import { type ProcEntry, readProcEntry } from './procTable'
 import { signalQuietly } from './signalQuietly'
 import { waitFor } from './waitFor'
 
-const isStopped = (pid: number) => {
-  const state = readProcEntry(pid)?.state
-  return state === undefined || state === 'T' || state === 't' || state === 'Z'
+/** Stopped, traced, a zombie, or gone: in no state to fork. */
+const stoppedOrGone = (entry: ProcEntry | undefined) =>
+  entry === undefined || entry.state === 'T' || entry.state === 't' || entry.state === 'Z'
+
+const isStopped = async (pid: number) => stoppedOrGone(await readProcEntry(pid))
+
+/** Whether every one of `pids` has stopped (or ended). */
+const allStopped = async (pids: readonly number[]) => {
+  for (const pid of pids) if (!(await isStopped(pid))) return false
+  return true
 }
 
 /**
@@ -28,9 +35,11 @@ export function signalFreezer(): Freezer {
       const stopNewcomers = async () => {
         const ours = new Set(stopped)
         let fresh = 0
-        for (const pid of members()) {
-          if (ours.has(pid) || isStopped(pid)) continue
-          const parent = readProcEntry(pid)?.ppid
+        for (const pid of await members()) {
+          if (ours.has(pid)) continue
+          const entry = await readProcEntry(pid)
+          if (stoppedOrGone(entry)) continue
+          const parent = entry?.ppid
           if (parent !== undefined && ours.has(parent)) {
             await waitFor(() => isStopped(parent), `process ${parent} to stop`, { intervalMs: 2 })
           }
@@ -46,7 +55,7 @@ export function signalFreezer(): Freezer {
           // A process may fork before its SIGSTOP lands: look again until a look finds no one new.
           for (let round = 0; round < 50; round++) {
             if ((await stopNewcomers()) === 0 && round > 0) return
-            await waitFor(() => stopped.every(isStopped), 'the sandbox processes to stop', { intervalMs: 2 })
+            await waitFor(() => allStopped(stopped), 'the sandbox processes to stop', { intervalMs: 2 })
           }
           throw new Error('the sandbox keeps starting processes faster than they can be stopped')
         },
@@ -55,8 +64,8 @@ export function signalFreezer(): Freezer {
           stopped = []
         },
         killAll: async () => {
-          await waitFor(() => {
-            const left = members()
+          await waitFor(async () => {
+            const left = await members()
             for (const pid of left) signalQuietly(pid, 'SIGKILL')
             return left.length === 0
           }, 'the sandbox processes to end')

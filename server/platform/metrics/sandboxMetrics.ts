@@ -26,7 +26,7 @@ export const machineShare: SandboxShare = { cpus: cpus().length, memoryBytes: to
 /** One sandbox as the sampler sees it. */
 export interface Sampled {
   /** Host pids of its processes now. */
-  members(): number[]
+  members(): Promise<number[]>
   homeDir: string
   /** The home is a file system of its own (its size limit): what it uses is read, not walked. */
   ownFileSystem?: boolean
@@ -36,6 +36,8 @@ export interface Sampled {
 
 interface History {
   samples: SandboxMetric[]
+  /** Counts pauses: a sample begun before one is dropped when it completes (its CPU interval spans it). */
+  pauses: number
   /** CPU time and clock at the last sample, for the next one's percentage. */
   last?: { cpuSeconds: number; at: number }
   disk?: { bytes: number; at: number; tookMs: number }
@@ -67,11 +69,17 @@ export class SandboxMetrics {
     this.options = { ...defaults, ...options }
   }
 
-  /** Takes a sample of a running sandbox. */
-  sample(id: string, sandbox: Sampled): SandboxMetric {
+  /**
+   * Takes a sample of a running sandbox; undefined when the sandbox was paused or forgotten while
+   * its processes were listed, so no sample of a paused sandbox is kept.
+   */
+  async sample(id: string, sandbox: Sampled): Promise<SandboxMetric | undefined> {
     const history = this.history(id)
+    const pauses = history.pauses
+    const members = await sandbox.members()
+    if (this.histories.get(id) !== history || history.pauses !== pauses) return undefined
     const at = this.options.now()
-    const usage = processUsage(sandbox.members())
+    const usage = processUsage(members)
     const { cpus, memoryBytes } = sandbox.share ?? machineShare
     const busy = history.last
       ? Math.max(0, usage.cpuSeconds - history.last.cpuSeconds) /
@@ -103,7 +111,9 @@ export class SandboxMetrics {
   /** The sandbox paused: its next sample starts a new CPU interval (frozen time is not idle time). */
   paused(id: string): void {
     const history = this.histories.get(id)
-    if (history) history.last = undefined
+    if (!history) return
+    history.last = undefined
+    history.pauses++
   }
 
   /** The sandbox is gone, and its figures with it. */
@@ -122,7 +132,7 @@ export class SandboxMetrics {
   private history(id: string): History {
     let history = this.histories.get(id)
     if (!history) {
-      history = { samples: [] }
+      history = { samples: [], pauses: 0 }
       this.histories.set(id, history)
     }
     return history

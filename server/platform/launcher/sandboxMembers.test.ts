@@ -1,0 +1,111 @@
+// Member listing on real process trees: parents first, nothing of the host's, churn tolerated.
+import { type ChildProcess, spawn } from 'node:child_process'
+import { afterEach, describe, expect, it } from 'vitest'
+import { readProcEntries } from './procTable'
+import { descendantMembers, pidNamespaceMembers } from './sandboxMembers'
+import { waitFor } from './waitFor'
+
+/**
+ * A tree of `sh` under the returned process: the root, a sleep beside a sub-shell, and two
+ * sleeps in the sub-shell; `churn` adds a loop that starts and ends a process all the time.
+ */
+const treeScript = (churn: boolean) =>
+  [
+    'sleep 300 &',
+    "sh -c 'sleep 300 & sleep 300 & wait' &",
+    churn ? 'while :; do /bin/true; done &' : '',
+    'wait',
+  ].join('\n')
+
+const started: ChildProcess[] = []
+
+function start(command: string, args: string[]): ChildProcess {
+  // Its own process group, so the whole tree is ended with one signal.
+  const child = spawn(command, args, { stdio: 'ignore', detached: true })
+  started.push(child)
+  return child
+}
+
+afterEach(() => {
+  for (const child of started.splice(0)) {
+    try {
+      if (child.pid) process.kill(-child.pid, 'SIGKILL')
+    } catch {}
+  }
+})
+
+/** Each parent among `pids` comes before its children. */
+async function expectParentsFirst(pids: number[]): Promise<void> {
+  const entries = await readProcEntries(pids)
+  const position = new Map(pids.map((pid, i) => [pid, i]))
+  for (const { pid, ppid } of entries) {
+    const parent = position.get(ppid)
+    if (parent !== undefined) expect(parent).toBeLessThan(position.get(pid) as number)
+  }
+}
+
+describe('descendantMembers', () => {
+  it('lists the root and every process below it, parents first', async () => {
+    const root = start('sh', ['-c', treeScript(false)]).pid as number
+    const members = descendantMembers(root)
+    // Root, sleep, sub-shell, its two sleeps.
+    await waitFor(async () => (await members()).length === 5, 'the tree to start')
+    const pids = await members()
+    expect(pids[0]).toBe(root)
+    expect(pids).not.toContain(process.pid)
+    await expectParentsFirst(pids)
+  })
+
+  it('skips processes that end while it looks, and keeps the ones that stay', async () => {
+    const root = start('sh', ['-c', treeScript(true)]).pid as number
+    const members = descendantMembers(root)
+    // Root, sleep, sub-shell, its two sleeps, the loop's sub-shell (and its `true` now and then).
+    await waitFor(async () => (await members()).length >= 6, 'the tree to start')
+    for (let i = 0; i < 20; i++) {
+      const pids = await members()
+      expect(pids[0]).toBe(root)
+      expect(pids.length).toBeGreaterThanOrEqual(6)
+    }
+  })
+
+  it('lists nothing once the root is gone', async () => {
+    const child = start('sleep', ['300'])
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    child.kill('SIGKILL')
+    await exited
+    expect(await descendantMembers(child.pid as number)()).toEqual([])
+  })
+})
+
+describe('pidNamespaceMembers', () => {
+  it('lists the processes of a PID namespace, its init first, and not the process outside', async (ctx) => {
+    // unshare forks the namespace's init (sh) and waits for it, as bwrap does.
+    const outer = start('unshare', [
+      '--user',
+      '--map-root-user',
+      '--pid',
+      '--fork',
+      'sh',
+      '-c',
+      treeScript(false),
+    ])
+    const exited = new Promise<number | null>((resolve) => outer.once('exit', resolve))
+    const members = pidNamespaceMembers(outer.pid as number)
+    const ready = waitFor(async () => (await members()).length === 5, 'the namespace to fill')
+    const early = await Promise.race([exited.then((code) => ({ code })), ready.then(() => undefined)])
+    if (early) return ctx.skip(`unshare cannot make a PID namespace here (exit code ${early.code})`)
+    const pids = await members()
+    expect(pids).not.toContain(outer.pid)
+    const [init] = await readProcEntries(pids.slice(0, 1))
+    expect(init?.ppid).toBe(outer.pid)
+    await expectParentsFirst(pids)
+  })
+
+  it('lists nothing while the outer process has no child in a namespace of its own', async () => {
+    const outer = start('sh', ['-c', 'sleep 300; :']).pid as number
+    const members = pidNamespaceMembers(outer)
+    // Its child (sleep) is in our own PID namespace.
+    await waitFor(async () => (await descendantMembers(outer)()).length === 2, 'its child to start')
+    expect(await members()).toEqual([])
+  })
+})
