@@ -33,6 +33,7 @@ export function cgroupV1Freezer(base: string): Freezer {
           if (group.exists()) await killAll()
         },
         release: () => group.remove(),
+        group: group.path,
       }
       return sandbox
     },

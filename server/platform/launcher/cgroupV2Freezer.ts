@@ -35,6 +35,7 @@ export function cgroupV2Freezer(base: string): Freezer {
           if (group.exists()) await killAll()
         },
         release: () => group.remove(),
+        group: group.path,
       }
       return sandbox
     },

@@ -82,6 +82,8 @@ describe.each<FreezerKind>(['cgroup-v2', 'cgroup-v1', 'signals'])('the %s freeze
     expect((await runBash(sb, 'nohup sleep 4343 >/dev/null 2>&1 & echo ok')).stdout).toBe('ok\n')
     const before = await sandboxProcesses(sb)
     expect(before.pids.length).toBeGreaterThanOrEqual(3) // init, runtime, sleep
+    // Read from its cgroup where it has one: the same processes, in the same order, as /proc shows.
+    expect(await sb.members()).toEqual(before.pids)
     const group = groupDir(kind, sb.id)
     if (group) expect(existsSync(group)).toBe(true)
     await sb.freeze()

@@ -12,6 +12,8 @@ export interface SandboxFreezer {
   killAll(): Promise<void>
   /** Removes what `attach` set up; for after the processes are gone. */
   release(): Promise<void>
+  /** The cgroup folder holding every process of the sandbox, where the freezer made one. */
+  readonly group?: string
 }
 
 /** One way of freezing sandboxes. */

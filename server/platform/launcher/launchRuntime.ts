@@ -151,9 +151,15 @@ export async function launchRuntime(launch: RuntimeLaunch): Promise<LaunchedSand
   })
 
   let freezer: SandboxFreezer
-  const members = launch.scope === 'pid-namespace' ? pidNamespaceMembers(pid) : descendantMembers(pid)
+  /** The cgroup the sandbox's processes are born in, once one is known: members are read from it. */
+  let group: string | undefined
+  const members =
+    launch.scope === 'pid-namespace'
+      ? pidNamespaceMembers(pid, () => group)
+      : descendantMembers(pid, () => group)
   try {
     freezer = await launch.freezer.attach(id, pid, members)
+    group = freezer.group
   } catch (err) {
     child.kill('SIGKILL')
     await childExit
@@ -163,6 +169,7 @@ export async function launchRuntime(launch: RuntimeLaunch): Promise<LaunchedSand
   if (launch.limits) {
     try {
       limits = await launch.limits.enforcer.attach(id, pid, launch.limits.values)
+      group ??= limits.group
     } catch (err) {
       child.kill('SIGKILL')
       await childExit

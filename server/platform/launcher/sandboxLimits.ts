@@ -8,6 +8,8 @@ import { withProbeProcess } from './probeProcess'
 export interface LimitGroups {
   /** Removes them; for after the sandbox's processes are gone. */
   release(): Promise<void>
+  /** A cgroup folder holding every process of the sandbox, where limits made one. */
+  readonly group?: string
 }
 
 /** How limits are enforced on this machine, and which. */
@@ -92,6 +94,7 @@ function v1Enforcer(
         release: async () => {
           await Promise.all(groups.map((g) => g.remove().catch(() => {})))
         },
+        ...(groups[0] ? { group: groups[0].path } : {}),
       }
     },
   }
@@ -110,7 +113,7 @@ function v2Enforcer(base: string, controllers: LimitController[]): LimitEnforcer
       const group = new CgroupDir(join(base, id))
       for (const controller of controllers)
         for (const setting of settings[controller](limits).v2) apply(group, setting)
-      return { release: async () => {} }
+      return { release: async () => {}, group: group.path }
     },
   }
 }

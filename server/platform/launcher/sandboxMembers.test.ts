@@ -1,6 +1,11 @@
 // Member listing on real process trees: parents first, nothing of the host's, churn tolerated.
 import { type ChildProcess, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, rmdirSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { cgroupPids } from './cgroupProcs'
+import { findCgroupDirs, sandboxGroupParent } from './findCgroupDirs'
 import { readProcEntries } from './procTable'
 import { descendantMembers, pidNamespaceMembers } from './sandboxMembers'
 import { waitFor } from './waitFor'
@@ -26,13 +31,62 @@ function start(command: string, args: string[]): ChildProcess {
   return child
 }
 
-afterEach(() => {
+/** Cgroup folders made by a test, innermost first, removed once their processes are gone. */
+const groups: string[] = []
+
+afterEach(async () => {
   for (const child of started.splice(0)) {
     try {
       if (child.pid) process.kill(-child.pid, 'SIGKILL')
     } catch {}
   }
+  for (const group of groups.splice(0)) {
+    await waitFor(async () => (await cgroupPids(group)).length === 0, `${group} to empty`)
+    await waitFor(() => {
+      try {
+        rmdirSync(group)
+        return true
+      } catch {
+        return false
+      }
+    }, `${group} to be removable`)
+  }
 })
+
+/**
+ * Starts `command` held until it is in a cgroup of its own (as the launcher holds a sandbox), with
+ * a group below that one; undefined when this machine has no cgroup hierarchy we may write to.
+ */
+function startInGroup(
+  command: string,
+  args: string[],
+): { child: ChildProcess; group: string; inner: string } | undefined {
+  const dirs = findCgroupDirs()
+  const name = `members-test-${randomBytes(6).toString('hex')}`
+  for (const base of [dirs.v1Limits?.pids, dirs.v1Freezer, dirs.v2]) {
+    if (!base) continue
+    const group = join(base, sandboxGroupParent, name)
+    const inner = join(group, 'inner')
+    try {
+      mkdirSync(inner, { recursive: true })
+    } catch {
+      continue
+    }
+    groups.push(inner, group)
+    const child = spawn('sh', ['-c', 'read -r go && exec "$@"', 'gate', command, ...args], {
+      stdio: ['pipe', 'ignore', 'ignore'],
+      detached: true,
+    })
+    started.push(child)
+    writeFileSync(join(group, 'cgroup.procs'), String(child.pid))
+    child.stdin?.end('go\n')
+    return { child, group, inner }
+  }
+  return undefined
+}
+
+/** Moves a process to another cgroup folder. */
+const moveTo = (group: string, pid: number) => writeFileSync(join(group, 'cgroup.procs'), String(pid))
 
 /** Each parent among `pids` comes before its children. */
 async function expectParentsFirst(pids: number[]): Promise<void> {
@@ -107,5 +161,58 @@ describe('pidNamespaceMembers', () => {
     // Its child (sleep) is in our own PID namespace.
     await waitFor(async () => (await descendantMembers(outer)()).length === 2, 'its child to start')
     expect(await members()).toEqual([])
+  })
+})
+
+describe('members read from the sandbox’s cgroup', () => {
+  it('are the processes of its group and the groups below, not those that left it', async (ctx) => {
+    const held = startInGroup('sh', ['-c', treeScript(false)])
+    if (!held) return ctx.skip('no cgroup hierarchy is writable here')
+    const root = held.child.pid as number
+    const fromGroup = descendantMembers(root, () => held.group)
+    const fromProc = descendantMembers(root)
+    await waitFor(async () => (await fromGroup()).length === 5, 'the tree to start')
+    expect(await fromGroup()).toEqual(await fromProc())
+    const [, sleeper, subShell] = await fromGroup()
+    // One moves to the group below (still the sandbox's), one out (as nothing in a sandbox can).
+    moveTo(held.inner, sleeper as number)
+    moveTo(dirname(dirname(held.group)), subShell as number) // our own group
+    expect(await fromGroup()).toContain(sleeper)
+    expect(await fromGroup()).not.toContain(subShell)
+    expect(await fromProc()).toContain(subShell)
+    await expectParentsFirst(await fromGroup())
+  })
+
+  it('of a PID namespace are those /proc shows, its init first', async (ctx) => {
+    const held = startInGroup('unshare', [
+      '--user',
+      '--map-root-user',
+      '--pid',
+      '--fork',
+      'sh',
+      '-c',
+      treeScript(true),
+    ])
+    if (!held) return ctx.skip('no cgroup hierarchy is writable here')
+    const outer = held.child.pid as number
+    const exited = new Promise<number | null>((resolve) => held.child.once('exit', resolve))
+    const fromGroup = pidNamespaceMembers(outer, () => held.group)
+    const fromProc = pidNamespaceMembers(outer)
+    const ready = waitFor(async () => (await fromGroup()).length >= 6, 'the namespace to fill')
+    const early = await Promise.race([exited.then((code) => ({ code })), ready.then(() => undefined)])
+    if (early) return ctx.skip(`unshare cannot make a PID namespace here (exit code ${early.code})`)
+    // The churning loop's short-lived processes come and go between two looks: compare the rest.
+    const group = await fromGroup()
+    const proc = await fromProc()
+    const inBoth = group.filter((pid) => proc.includes(pid))
+    expect(inBoth.length).toBeGreaterThanOrEqual(6)
+    expect(proc.filter((pid) => group.includes(pid))).toEqual(inBoth)
+    const [init] = await readProcEntries((await fromGroup()).slice(0, 1))
+    expect(init?.ppid).toBe(outer)
+    expect(await fromGroup()).not.toContain(outer)
+  })
+
+  it('are none once the group is gone', async () => {
+    expect(await cgroupPids('/sys/fs/cgroup/no-such-group-here')).toEqual([])
   })
 })
