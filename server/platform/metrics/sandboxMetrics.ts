@@ -71,15 +71,14 @@ export class SandboxMetrics {
 
   /**
    * Takes a sample of a running sandbox; undefined when the sandbox was paused or forgotten while
-   * its processes were listed, so no sample of a paused sandbox is kept.
+   * its processes were read, so no sample of a paused sandbox is kept.
    */
   async sample(id: string, sandbox: Sampled): Promise<SandboxMetric | undefined> {
     const history = this.history(id)
     const pauses = history.pauses
-    const members = await sandbox.members()
+    const usage = await processUsage(await sandbox.members())
     if (this.histories.get(id) !== history || history.pauses !== pauses) return undefined
     const at = this.options.now()
-    const usage = processUsage(members)
     const { cpus, memoryBytes } = sandbox.share ?? machineShare
     const busy = history.last
       ? Math.max(0, usage.cpuSeconds - history.last.cpuSeconds) /
