@@ -426,7 +426,8 @@ export class SandboxManager {
     entry.launched = launched
     void launched.exited.then(() => this.onExited(entry, launched))
     this.metrics.paused(id)
-    void this.sample(entry)
+    // Awaited (a few small reads) so that a sandbox answers for its use as soon as it runs.
+    await this.sample(entry)
   }
 
   /** Gives the sandbox's home its size limit, when its record has one (older ones have none). */
