@@ -56,4 +56,24 @@ describe('similar submissions', () => {
     expect(refused.status).toBe(403)
     expect(refused.text).not.toContain('solution.py')
   })
+
+  it('compares a submission deleted meanwhile whole or not at all (never a 500)', async () => {
+    const extra = await graded.submit('cy')
+    const listed = await graded.owner('GET', `/sandboxes/${graded.sandboxOf('cy')}/submissions`)
+    const before = (listed.json as { id: string }[]).length
+    // The comparison and the delete asked at once: the delete lands while the lab is read.
+    const [answer, deleted] = await Promise.all([
+      owner('/classes/monday/similar?lab=graded-sum'),
+      graded.owner('DELETE', `/classes/monday/submissions/${graded.sandboxOf('cy')}/${extra}`),
+    ])
+    expect(deleted.status, deleted.text).toBe(204)
+    expect(answer.status, answer.text).toBe(200)
+    const report = answer.json as SimilarityReport
+    expect(report.compared).toBe(3)
+    // Cy's latest is now the first again, or was the extra one compared whole before the delete.
+    for (const pair of report.pairs)
+      for (const side of [pair.a, pair.b]) expect(side.submissionId).toBeTruthy()
+    const after = await graded.owner('GET', `/sandboxes/${graded.sandboxOf('cy')}/submissions`)
+    expect((after.json as { id: string }[]).length).toBe(before - 1)
+  })
 })

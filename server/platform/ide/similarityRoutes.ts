@@ -45,9 +45,6 @@ export function similarityRoutes(deps: {
           const limit = Number(query.get('limit') ?? defaultSimilarityOptions.limit)
           if (!Number.isInteger(limit) || limit < 1 || limit > 500)
             throw new PlatformError(400, 'limit must be a whole number from 1 to 500')
-          const chosen = latestOfEach(store.all(), className, lab)
-          if (chosen.length === 0)
-            throw new PlatformError(404, `class '${className}' has no submissions of lab '${lab}'`)
           // The lab's starting files as they are now; a template gone leaves nothing to leave out.
           const templateDir = await templates.folder(lab).catch(() => undefined)
           const starting = templateDir
@@ -55,6 +52,11 @@ export function similarityRoutes(deps: {
                 .then((template) => startingFiles(templateDir, template))
                 .catch(() => [])
             : []
+          // Chosen after the last await, and compared without one: a submission the teacher
+          // deletes meanwhile is either compared whole or not at all, never read half-gone.
+          const chosen = latestOfEach(store.all(), className, lab)
+          if (chosen.length === 0)
+            throw new PlatformError(404, `class '${className}' has no submissions of lab '${lab}'`)
           const byStudent = new Map(chosen.map((s) => [s.student, s]))
           const result = similarPairs(
             chosen.map((s) => ({ key: s.student, files: () => store.files(s) })),
