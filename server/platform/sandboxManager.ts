@@ -21,7 +21,7 @@ export interface CreateRequest {
   autoResume?: boolean | undefined
   metadata?: Record<string, string> | undefined
   envVars?: Record<string, string> | undefined
-  /** No way out of the sandbox, where the launcher gives each its own network (a grader). Never from a request. */
+  /** No way out of the sandbox, where the launcher gives each its own network (a grader; E2B's `allow_internet_access: false`). */
   offline?: boolean
   /** Runs behind every interactive sandbox when the cores are busy (a grader). Never from a request. */
   background?: boolean

@@ -50,6 +50,8 @@ export function platformApi(manager: SandboxManager, options: PlatformApiOptions
       autoResume: body.autoResume?.enabled,
       metadata: body.metadata,
       envVars: body.envVars,
+      // E2B's switch for no way out (a class's grader asks for it): loopback only.
+      ...(body.allow_internet_access === false ? { offline: true } : {}),
     })
     sendJson(res, 201, sandboxView(record, view))
   }

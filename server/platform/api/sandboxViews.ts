@@ -61,7 +61,7 @@ export function sandboxDetailView(record: SandboxRecord, ctx: ViewContext) {
   return {
     ...listedSandboxView(record, ctx),
     envdAccessToken: record.envdAccessToken,
-    allowInternetAccess: true,
+    allowInternetAccess: !record.offline,
     domain: null,
     // E2B's SandboxLifecycle (the list's rows carry none, as on E2B).
     lifecycle: {
