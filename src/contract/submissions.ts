@@ -27,6 +27,8 @@ export interface SubmissionGrade {
 export interface SubmissionView {
   id: string
   sandboxId: string
+  /** The E2B remote the sandbox is on (graded there too); absent for the stack's own sandboxes. */
+  remoteId?: string
   templateID: string
   student: string
   className?: string

@@ -41,7 +41,11 @@ type LookupCallback = (
  * a platform on this machine playing E2B names its sandboxes `49983-{id}.localhost`, which the
  * C library does not resolve.
  */
-function lookupWithLocalhost(hostname: string, options: LookupOptions, callback: LookupCallback): void {
+export function lookupWithLocalhost(
+  hostname: string,
+  options: LookupOptions,
+  callback: LookupCallback,
+): void {
   if (!/(^|\.)localhost\.?$/i.test(hostname)) {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err || options.all) callback(err, addresses ?? [])
@@ -53,7 +57,8 @@ function lookupWithLocalhost(hostname: string, options: LookupOptions, callback:
   else callback(null, '127.0.0.1', 4)
 }
 
-function transportFor(runtime: RuntimeAddress, interceptors: Interceptor[]) {
+/** A Connect transport to a sandbox's runtime, local or on E2B. */
+export function transportFor(runtime: RuntimeAddress, interceptors: Interceptor[]) {
   if ('runtimeUrl' in runtime)
     return createConnectTransport({
       baseUrl: runtime.runtimeUrl,

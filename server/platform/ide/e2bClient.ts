@@ -9,6 +9,8 @@ const callTimeoutMs = 10_000
 /** The parts of E2B's `SandboxDetail` the IDE uses; anything else it sends is ignored. */
 const sandboxDetail = z.object({
   sandboxID: z.string(),
+  templateID: z.string().nullish(),
+  alias: z.string().nullish(),
   state: z.enum(['running', 'paused']),
   endAt: z.string(),
   envdVersion: z.string(),
@@ -48,6 +50,11 @@ export interface RemoteSandboxRequest {
   templateId: string
   timeoutSeconds: number
   metadata: Record<string, string>
+  /**
+   * A grader: no internet access (`allow_internet_access: false`), and killed rather than paused
+   * when its time runs out, so one the stack failed to remove ends by itself. Absent: a student's.
+   */
+  grader?: true
 }
 
 /** Most pages of a list the stack walks: 100 a page, so 5,000 sandboxes. */
@@ -107,13 +114,15 @@ export class E2bClient {
   /**
    * POST /sandboxes: a sandbox that pauses when its time runs out (it holds someone's work) and
    * whose runtime wants its own access token (`secure`), so one sandbox's token opens no other.
+   * A grader's has no way out and is killed at its timeout instead.
    */
   async create(request: RemoteSandboxRequest): Promise<string> {
     const text = await this.call('POST', '/sandboxes', {
       templateID: request.templateId,
       timeout: request.timeoutSeconds,
-      autoPause: true,
+      autoPause: !request.grader,
       secure: true,
+      ...(request.grader ? { allow_internet_access: false } : {}),
       metadata: request.metadata,
     })
     return parsedAs(createdSandbox, text, 'answered a new sandbox').sandboxID

@@ -8,17 +8,21 @@ import {
 } from '../../../src/contract/gradebook'
 import { readJsonBody, sendJson } from '../api/httpJson'
 import { gradebookOf } from '../class/grading/gradebook'
+import type { Graders } from '../class/grading/graders'
 import { gradeSubmission } from '../class/grading/gradeSubmission'
 import { GradingCancelled, type GradingJobs } from '../class/grading/gradingJobs'
+import { localGraders } from '../class/grading/localGraders'
 import { regrade } from '../class/grading/regrade'
+import { remoteGraders } from '../class/grading/remoteGraders'
 import { startingFiles, submissionDetail } from '../class/grading/submissionDetail'
-import type { SubmissionStore } from '../class/grading/submissionStore'
+import type { Submission, SubmissionStore } from '../class/grading/submissionStore'
 import { PlatformError } from '../platformError'
 import type { SandboxManager } from '../sandboxManager'
 import { readLabTemplate } from '../templates/labTemplate'
 import type { TemplateCatalog } from '../templates/templateCatalog'
 import { classNameParam } from './classNameParam'
 import type { IdeRoute } from './ideRoute'
+import type { RemoteStore } from './remoteStore'
 import { deleteSubmission } from './submissionDeleteRoutes'
 
 const regradeBody = z.strictObject({ lab: z.string().min(1).max(64).optional() })
@@ -38,8 +42,16 @@ export function gradebookRoutes(deps: {
   gradings: GradingJobs
   /** A class's deadline and which submission counts (its `counts`); none, and the best, when absent. */
   deadlineOf?: (className: string) => ClassDeadline
+  /** The E2B remotes on which their submissions are graded again. */
+  remotes?: Pick<RemoteStore, 'get'>
 }): IdeRoute[] {
   const { manager, templates, store, gradings } = deps
+  /** Where a submission is graded: where its sandbox was (a remote gone since is a 404, and a failed regrade). */
+  const gradersOf = (s: Submission): Graders => {
+    if (!s.remoteId) return localGraders(manager)
+    if (!deps.remotes) throw new PlatformError(404, `no E2B remote '${s.remoteId}': add it again`)
+    return remoteGraders(deps.remotes.get(s.remoteId))
+  }
   const deadlineOf = deps.deadlineOf ?? (() => noDeadline)
   const regrading = new Set<string>()
 
@@ -141,7 +153,12 @@ export function gradebookRoutes(deps: {
                 if (!store.has(s.sandboxId, s.id)) return undefined
                 return gradings
                   .run(s, (signal) =>
-                    gradeSubmission({ manager, templates }, s.templateID, store.files(s), signal),
+                    gradeSubmission(
+                      { graders: gradersOf(s), templates },
+                      s.templateID,
+                      store.files(s),
+                      signal,
+                    ),
                   )
                   .catch((err: unknown) => {
                     if (err instanceof GradingCancelled) return undefined

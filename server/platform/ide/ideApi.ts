@@ -239,6 +239,7 @@ export function ideApi(options: IdeApiOptions) {
       store: submissions,
       gradings,
       deadlines: options.deadlines,
+      remotes,
     }),
     ...gradebookRoutes({
       manager: options.manager,
@@ -246,6 +247,7 @@ export function ideApi(options: IdeApiOptions) {
       store: submissions,
       gradings,
       deadlineOf: (name) => options.deadlines.get(name),
+      remotes,
     }),
     ...deadlineRoutes({
       manager: options.manager,

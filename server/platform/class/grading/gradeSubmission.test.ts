@@ -6,6 +6,7 @@ import { runBash } from '../../launcher/testing/sandboxCalls'
 import { startTestPlatform, type TestPlatform } from '../../testing/platformFixture'
 import { runtimePort } from '../../testing/runtimeBridge'
 import { gradeSubmission, NotGradableError } from './gradeSubmission'
+import { localGraders } from './localGraders'
 import { SubmissionError, type SubmittedFile } from './submissionFiles'
 
 const labsDir = join(import.meta.dirname, 'testing', 'labs')
@@ -18,7 +19,11 @@ const solution = (body: string) => file('solution.py', `def total(numbers):\n   
 describe('grading a submission', () => {
   let tp: TestPlatform
   const grade = (lab: string, files: SubmittedFile[]) =>
-    gradeSubmission({ manager: tp.platform.manager, templates: tp.platform.templates }, lab, files)
+    gradeSubmission(
+      { graders: localGraders(tp.platform.manager), templates: tp.platform.templates },
+      lab,
+      files,
+    )
 
   beforeAll(async () => {
     tp = await startTestPlatform({ templatesDir: labsDir })

@@ -18,34 +18,70 @@ export async function studentFiles(
   lab: LabTemplate,
 ): Promise<SubmittedFile[]> {
   const home = realpathSync(homeDir)
-  const own = [...(lab.manifest?.readOnly ?? []), '.lab/**'].map(globToRegExp)
-  const skip = (path: string) => lab.isHidden(path) || own.some((glob) => glob.test(path))
-  const inTemplate = (path: string) => existsSync(join(templateDir, path))
-  const files: SubmittedFile[] = []
-  let bytes = 0
+  const skip = studentFileRules(templateDir, lab)
+  const files = new SubmittedFiles()
   const walk = async (folder: string) => {
     const entries = await readdir(join(home, folder)).catch(() => [])
     for (const name of entries.sort()) {
       const path = folder ? `${folder}/${name}` : name
-      if (skip(path) || (name.startsWith('.') && !inTemplate(path))) continue
+      if (skip(path)) continue
       const stat = await lstat(join(home, path)).catch(() => undefined)
       if (stat?.isDirectory()) await walk(path)
       else if (stat?.isFile()) {
-        if (files.length >= maxSubmittedFiles)
-          throw new SubmissionError(`a submission holds at most ${maxSubmittedFiles} files`)
-        const content = await readInside(home, path)
-        bytes += content.byteLength
-        if (bytes > maxSubmittedBytes)
-          throw new SubmissionError(`a submission holds at most ${maxSubmittedBytes / 1024 / 1024} MiB`)
-        files.push({ path, content })
+        files.checkCount()
+        files.add(path, await readInside(home, path, files.room))
       }
     }
   }
   await walk('')
-  return files
+  return files.list
 }
 
-async function readInside(home: string, path: string): Promise<Uint8Array> {
+/**
+ * Which paths of a student's home a submission leaves out: the lab's own (`.lab/`, hidden,
+ * read-only) and, outside the template's own files, anything under a name starting with `.`.
+ * One rule for every sandbox, the stack's own or an E2B one.
+ */
+export function studentFileRules(templateDir: string, lab: LabTemplate): (path: string) => boolean {
+  const own = [...(lab.manifest?.readOnly ?? []), '.lab/**'].map(globToRegExp)
+  const inTemplate = (path: string) => existsSync(join(templateDir, path))
+  return (path) => {
+    const name = path.slice(path.lastIndexOf('/') + 1)
+    return (
+      lab.isHidden(path) || own.some((glob) => glob.test(path)) || (name.startsWith('.') && !inTemplate(path))
+    )
+  }
+}
+
+/** A submission being gathered, held to its bounds as each file comes. */
+export class SubmittedFiles {
+  readonly list: SubmittedFile[] = []
+  private bytes = 0
+
+  /** Bytes the next file may have before the submission is too large. */
+  get room(): number {
+    return maxSubmittedBytes - this.bytes
+  }
+
+  /** Checks there is room for one more file before it is read. */
+  checkCount(): void {
+    if (this.list.length >= maxSubmittedFiles)
+      throw new SubmissionError(`a submission holds at most ${maxSubmittedFiles} files`)
+  }
+
+  add(path: string, content: Uint8Array): void {
+    this.checkCount()
+    this.bytes += content.byteLength
+    if (this.bytes > maxSubmittedBytes) throw tooLarge()
+    this.list.push({ path, content })
+  }
+}
+
+/** The error of a submission past its size. */
+export const tooLarge = () =>
+  new SubmissionError(`a submission holds at most ${maxSubmittedBytes / 1024 / 1024} MiB`)
+
+async function readInside(home: string, path: string, room: number): Promise<Uint8Array> {
   const file = await open(join(home, path), constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => {
     throw new SubmissionError(`${path} cannot be read`)
   })
@@ -53,6 +89,8 @@ async function readInside(home: string, path: string): Promise<Uint8Array> {
     const where = await readlink(`/proc/self/fd/${file.fd}`)
     if (!where.startsWith(`${home}/`) || !(await file.stat()).isFile())
       throw new SubmissionError(`${path} changed while it was read: submit again`)
+    // Not read past the submission's room: a huge file is refused, never held whole.
+    if ((await file.stat()).size > room) throw tooLarge()
     return await file.readFile()
   } finally {
     await file.close()

@@ -10,7 +10,7 @@ import {
 } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { SubmissionView } from '../../../../src/contract/submissions'
-import { isSandboxId } from '../../ids'
+import { isE2bSandboxId } from '../../ide/e2bSandboxId'
 import { readJsonRecord, writeRecordFile } from '../../recordFile'
 import type { Grade } from './gradeSubmission'
 import { removeDurably, sweepRemovals } from './removeDurably'
@@ -18,6 +18,12 @@ import type { SubmittedFile } from './submissionFiles'
 
 /** A submission's id (its folder's name): the time in base 36, the hash's start, a random part. */
 const submissionId = /^[a-z0-9-]{1,64}$/
+
+/**
+ * A sandbox id a submission may be kept under: the stack's own (20 lowercase alphanumerics) or an
+ * E2B sandbox's (dashes too); neither can name a path out of the store.
+ */
+const isStoredSandboxId = isE2bSandboxId
 
 /** What is kept of one submission besides its files (and its grade), as the contract has it. */
 export type Submission = Omit<SubmissionView, 'grade'>
@@ -75,7 +81,7 @@ export class SubmissionStore {
   /** Whether a submission is kept (not deleted). */
   has(sandboxId: string, id: string): boolean {
     return (
-      isSandboxId(sandboxId) &&
+      isStoredSandboxId(sandboxId) &&
       submissionId.test(id) &&
       existsSync(join(this.dir(sandboxId, id), 'submission.json'))
     )
@@ -106,14 +112,14 @@ export class SubmissionStore {
   all(): { submission: Submission; grade?: Grade }[] {
     if (!existsSync(this.root)) return []
     return readdirSync(this.root)
-      .filter(isSandboxId)
+      .filter(isStoredSandboxId)
       .sort()
       .flatMap((sandboxId) => this.list(sandboxId))
   }
 
   /** One submission with its grade, or undefined. */
   get(sandboxId: string, id: string): { submission: Submission; grade?: Grade } | undefined {
-    if (!isSandboxId(sandboxId) || !submissionId.test(id)) return undefined
+    if (!isStoredSandboxId(sandboxId) || !submissionId.test(id)) return undefined
     return this.list(sandboxId).find((entry) => entry.submission.id === id)
   }
 
