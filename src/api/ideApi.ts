@@ -159,14 +159,12 @@ export const ideApi = {
   newShareLink: (sandboxId: string, request: ShareLinkRequest) =>
     call<ShareLinkView>('POST', `/sandboxes/${encodeURIComponent(sandboxId)}/share-links`, request),
   revokeShareLink: (linkId: string) => call<void>('DELETE', `/share-links/${encodeURIComponent(linkId)}`),
-  /** A graded lab's submissions from its sandbox, oldest first; 409 for a sandbox of no graded lab. */
-  submissions: (sandboxId: string) =>
-    call<SubmissionView[]>('GET', `/sandboxes/${encodeURIComponent(sandboxId)}/submissions`),
+  /** A graded lab's submissions from its sandbox (the stack's or an E2B remote's), oldest first; 409 for a sandbox of no graded lab. */
+  submissions: (p: PlatformPath) => call<SubmissionView[]>('GET', `${base(p)}/submissions`),
   /** Submits the lab's files as they are on disk; answers once graded (a few seconds). */
-  submit: (sandboxId: string) =>
-    call<SubmissionView>('POST', `/sandboxes/${encodeURIComponent(sandboxId)}/submissions`),
+  submit: (p: PlatformPath) => call<SubmissionView>('POST', `${base(p)}/submissions`),
   /** The deadline of the sandbox's student (their extension, else their class's). */
-  due: (sandboxId: string) => call<DueView>('GET', `/sandboxes/${encodeURIComponent(sandboxId)}/deadline`),
+  due: (p: PlatformPath) => call<DueView>('GET', `${base(p)}/deadline`),
 }
 
 /** Where a class's sandboxes live: the stack's own, or an E2B remote's (its key kept on the stack). */

@@ -48,8 +48,20 @@ describe('labSubmissions', () => {
     })
   })
 
-  it('offers nothing where the stack does not grade: an E2B remote or a bare runtime', () => {
-    expect(labSubmissions({ source: 'e2b', remoteId: 'r', sandboxId: 'sbx' })).toBeUndefined()
+  it("submits an E2B remote's sandbox through the stack, which grades it there", async () => {
+    const calls = stackAnswering(200, [])
+    const submissions = labSubmissions({ source: 'e2b', remoteId: 'r1', sandboxId: 'sbx' })
+    expect(await submissions?.list()).toEqual([])
+    await submissions?.submit()
+    await submissions?.due()
+    expect(calls).toEqual([
+      { url: '/ide/api/remotes/r1/sandboxes/sbx/submissions', method: 'GET' },
+      { url: '/ide/api/remotes/r1/sandboxes/sbx/submissions', method: 'POST' },
+      { url: '/ide/api/remotes/r1/sandboxes/sbx/deadline', method: 'GET' },
+    ])
+  })
+
+  it('offers nothing where the stack does not grade: a bare runtime', () => {
     expect(labSubmissions({ source: 'runtime', runtimeUrl: 'http://x', accessToken: 't' })).toBeUndefined()
   })
 })

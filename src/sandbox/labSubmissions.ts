@@ -15,22 +15,22 @@ export interface LabSubmissions {
 }
 
 /**
- * The submissions of a sandbox of the local stack, the one place that grades; undefined for an
- * E2B remote's sandbox or a bare runtime (nothing there grades, so the panel offers no Submit).
+ * The submissions of a sandbox the stack grades: its own, or one on an E2B remote the stack holds
+ * (graded there, on E2B); undefined for a bare runtime (nothing there grades, so the panel offers
+ * no Submit).
  */
 export function labSubmissions(address: SandboxAddress): LabSubmissions | undefined {
-  if (address.source !== 'local') return undefined
-  const { sandboxId } = address
+  if (address.source === 'runtime') return undefined
   return {
     list: () =>
       mapped(() =>
-        ideApi.submissions(sandboxId).catch((err: unknown) => {
+        ideApi.submissions(address).catch((err: unknown) => {
           // The stack's word for a sandbox whose lab has no `grade` (or no longer the template's).
           if (err instanceof ApiError && err.status === 409) return undefined
           throw err
         }),
       ),
-    submit: () => mapped(() => ideApi.submit(sandboxId)),
-    due: () => mapped(() => ideApi.due(sandboxId)),
+    submit: () => mapped(() => ideApi.submit(address)),
+    due: () => mapped(() => ideApi.due(address)),
   }
 }

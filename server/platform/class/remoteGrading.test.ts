@@ -159,6 +159,21 @@ describe('graded labs of a class with E2B behind it', () => {
     const regraded = await ideCall(stack.platform, 'POST', '/classes/monday/regrade', { lab: 'graded-sum' })
     expect(regraded.json).toEqual({ regraded: 3, changed: 0, failed: [] })
     expect(graders()).toEqual([])
+
+    // A deadline passed, late work at 10% a day: her page reads it, and a Submit now is late.
+    const deadline = new Date(Date.now() - 60_000).toISOString()
+    const set = await ideCall(stack.platform, 'PUT', '/classes/monday/deadline', {
+      deadline,
+      late: { kind: 'late', penaltyPercentPerDay: 10 },
+      counts: 'best',
+      examMode: false,
+    })
+    expect(set.status, set.text).toBe(200)
+    const due = await asAda('GET', `/remotes/${remoteId}/sandboxes/${ada.sandboxId}/deadline`)
+    expect(due.json).toMatchObject({ dueAt: deadline, extended: false, late: { kind: 'late' } })
+    const late = await ideCall(stack.platform, 'POST', submissionsOf(ben.sandboxId))
+    expect(late.status, late.text).toBe(201)
+    expect(late.json).toMatchObject({ daysLate: 1, countedScore: 0.9 })
   }, 180_000)
 
   it('cancels a remote grading when the teacher deletes the submission: its grader on E2B is killed', async () => {

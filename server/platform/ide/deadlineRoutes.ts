@@ -7,7 +7,10 @@ import { isSandboxId } from '../ids'
 import { PlatformError } from '../platformError'
 import type { SandboxManager } from '../sandboxManager'
 import { classNameParam } from './classNameParam'
+import { E2bClient } from './e2bClient'
+import { isE2bSandboxId } from './e2bSandboxId'
 import type { IdeRoute } from './ideRoute'
+import { isRemoteId, type RemoteStore } from './remoteStore'
 
 /** A time as ISO 8601 (with its offset, or the stack's local time without), kept in UTC. */
 const time = z
@@ -39,6 +42,8 @@ export function deadlineRoutes(deps: {
   deadlines: ClassDeadlines
   /** A deadline or extension changed: exam mode looks again at once. */
   changed: () => void
+  /** The E2B remotes whose classes' students read their deadline here too. */
+  remotes?: Pick<RemoteStore, 'get'>
 }): IdeRoute[] {
   const { manager, store, deadlines } = deps
   /** The class's students (of its sandboxes, and of its submissions), or 404 for no such class. */
@@ -50,6 +55,19 @@ export function deadlineRoutes(deps: {
       if (submission.className === name) students.add(submission.student)
     if (students.size === 0) throw new PlatformError(404, `no class '${name}' on this stack`)
     return students
+  }
+  /** A student's deadline as their page reads it, from their sandbox's `class` and `student`. */
+  const dueView = (metadata: Record<string, string>, sandboxId: string): DueView => {
+    const deadline = deadlines.get(metadata.class ?? '')
+    const student = metadata.student ?? sandboxId
+    const dueAt = metadata.class ? (deadlines.dueOf(metadata.class, student) ?? null) : null
+    return {
+      dueAt,
+      extended: metadata.class !== undefined && Object.hasOwn(deadline.extensions, student),
+      late: deadline.late,
+      examMode: deadline.examMode,
+      now: new Date().toISOString(),
+    }
   }
   const extension =
     (set: boolean): NonNullable<IdeRoute['methods']['PUT']> =>
@@ -93,17 +111,24 @@ export function deadlineRoutes(deps: {
         GET: async (_req, res, params) => {
           const sandboxId = params[0] ?? ''
           if (!isSandboxId(sandboxId)) throw new PlatformError(400, 'invalid sandbox id')
-          const { metadata } = manager.get(sandboxId)
-          const deadline = deadlines.get(metadata.class ?? '')
-          const student = metadata.student ?? sandboxId
-          const dueAt = metadata.class ? (deadlines.dueOf(metadata.class, student) ?? null) : null
-          sendJson(res, 200, {
-            dueAt,
-            extended: metadata.class !== undefined && Object.hasOwn(deadline.extensions, student),
-            late: deadline.late,
-            examMode: deadline.examMode,
-            now: new Date().toISOString(),
-          } satisfies DueView)
+          sendJson(res, 200, dueView(manager.get(sandboxId).metadata, sandboxId))
+        },
+      },
+    },
+    {
+      // A class on E2B keeps its deadline here too, by its name, as its submissions do.
+      pattern: /^\/remotes\/([^/]+)\/sandboxes\/([^/]+)\/deadline$/,
+      students: 'own-sandbox',
+      sandboxOf: (params) => ({ remoteId: params[0] ?? '', sandboxId: params[1] ?? '' }),
+      methods: {
+        GET: async (_req, res, params) => {
+          const remoteId = params[0] ?? ''
+          const sandboxId = params[1] ?? ''
+          if (!isRemoteId(remoteId)) throw new PlatformError(400, 'invalid remote id')
+          if (!isE2bSandboxId(sandboxId)) throw new PlatformError(400, 'invalid sandbox id')
+          if (!deps.remotes) throw new PlatformError(404, `no E2B remote '${remoteId}': add it again`)
+          const detail = await new E2bClient(deps.remotes.get(remoteId)).sandbox(sandboxId)
+          sendJson(res, 200, dueView(detail.metadata ?? {}, sandboxId))
         },
       },
     },

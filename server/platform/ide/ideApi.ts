@@ -254,6 +254,7 @@ export function ideApi(options: IdeApiOptions) {
       store: submissions,
       deadlines: options.deadlines,
       changed: () => void options.examPass(),
+      remotes,
     }),
     ...submissionDeleteRoutes({ store: submissions, gradings }),
     ...similarityRoutes({ templates: options.templates, store: submissions }),
