@@ -131,18 +131,21 @@ describe('descendantMembers', () => {
   })
 })
 
+/** unshare's arguments for `script` as the init of a new PID namespace (it forks it, as bwrap does). */
+const inPidNamespace = (script: string) => [
+  '--user',
+  '--map-root-user',
+  '--pid',
+  '--fork',
+  'sh',
+  '-c',
+  script,
+]
+
 describe('pidNamespaceMembers', () => {
   it('lists the processes of a PID namespace, its init first, and not the process outside', async (ctx) => {
     // unshare forks the namespace's init (sh) and waits for it, as bwrap does.
-    const outer = start('unshare', [
-      '--user',
-      '--map-root-user',
-      '--pid',
-      '--fork',
-      'sh',
-      '-c',
-      treeScript(false),
-    ])
+    const outer = start('unshare', inPidNamespace(treeScript(false)))
     const exited = new Promise<number | null>((resolve) => outer.once('exit', resolve))
     const members = pidNamespaceMembers(outer.pid as number)
     const ready = waitFor(async () => (await members()).length === 5, 'the namespace to fill')
@@ -184,15 +187,7 @@ describe('members read from the sandbox’s cgroup', () => {
   })
 
   it('of a PID namespace are those /proc shows, its init first', async (ctx) => {
-    const held = startInGroup('unshare', [
-      '--user',
-      '--map-root-user',
-      '--pid',
-      '--fork',
-      'sh',
-      '-c',
-      treeScript(true),
-    ])
+    const held = startInGroup('unshare', inPidNamespace(treeScript(true)))
     if (!held) return ctx.skip('no cgroup hierarchy is writable here')
     const outer = held.child.pid as number
     const exited = new Promise<number | null>((resolve) => held.child.once('exit', resolve))
