@@ -26,6 +26,23 @@ export interface DirEntries {
  */
 export function readDirEntries(dir: string, attributePrefix: string): Promise<DirEntries>
 
+/**
+ * The names of `dir`'s entries, sorted by their bytes, without `.` and `..` and without names that
+ * are not valid UTF-8: the first step of a listing read in chunks. Rejects as readDirEntries does.
+ */
+export function readDirNames(dir: string): Promise<string[]>
+
+/**
+ * What readDirEntries reads for each of `names` (entries of `dir`, at most 255 bytes each), in
+ * their order, on one thread of libuv's pool: a listing's next chunk, while the caller sends the
+ * ones before it. Rejects as readDirEntries does when `dir` itself cannot be opened.
+ */
+export function statDirEntries(
+  dir: string,
+  names: readonly string[],
+  attributePrefix: string,
+): Promise<Omit<DirEntries, 'names'>>
+
 /** An inotify instance (inotify.c): one file descriptor, polled on the event loop. */
 export type InotifyHandle = { readonly __inotify: unique symbol }
 

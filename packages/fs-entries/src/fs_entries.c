@@ -3,6 +3,9 @@
 // threads of its own for a big folder). The sandbox runtime lists folders of 100,000 entries with
 // it: one lstat and one listxattr an entry, with no JavaScript in between, is what `ls -la` costs;
 // the same calls made one by one from JavaScript cost three times that.
+// readDirNames(dir) and statDirEntries(dir, names, prefix) do the same in steps: the sorted names
+// first, then the entries of one chunk of them per call, so a caller can send the first chunks of
+// a listing while the pool's threads still read the next ones.
 #include <node_api.h>
 
 #include <dirent.h>
@@ -38,9 +41,13 @@ typedef struct {
   size_t attr_count;
 } entry_t;
 
+// What one call does: everything at once, the sorted names only, or the entries of given names.
+typedef enum { READ_ALL, READ_NAMES, STAT_NAMES } job_kind_t;
+
 typedef struct {
   napi_async_work work;
   napi_deferred deferred;
+  job_kind_t kind;
   char *dir;
   char *prefix;
   size_t prefix_len;
@@ -179,14 +186,8 @@ done:
 #define ENTRIES_PER_THREAD 4096
 #define MAX_THREADS 4
 
-static void execute(napi_env env, void *data) {
-  job_t *job = data;
-  DIR *d = opendir(job->dir);
-  if (!d) {
-    job->dir_err = errno;
-    return;
-  }
-  // The names first: readdir is cheap and in one stream.
+// Every name of the open directory `d` but . and .. (and names a string cannot hold) onto the job.
+static void read_names(job_t *job, DIR *d) {
   for (;;) {
     errno = 0;
     struct dirent *de = readdir(d);
@@ -218,30 +219,56 @@ static void execute(napi_env env, void *data) {
     e->name_len = len;
     job->count++;
   }
-  // Then every entry's lstat and attributes, which are what cost (`ls -la` makes the same calls,
-  // one after another): shared among a few threads, as the kernel answers them on every core.
-  if (!job->out_of_memory && !job->dir_err) {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t threads = job->count / ENTRIES_PER_THREAD + 1;
-    if (threads > MAX_THREADS) threads = MAX_THREADS;
-    if (cores > 0 && threads > (size_t)cores) threads = (size_t)cores;
-    slice_t slices[MAX_THREADS];
-    pthread_t ids[MAX_THREADS];
-    int started[MAX_THREADS] = {0};
-    size_t share = (job->count + threads - 1) / threads;
-    for (size_t t = 0; t < threads; t++) {
-      slices[t] = (slice_t){job, dirfd(d), t * share, (t + 1) * share < job->count ? (t + 1) * share : job->count};
-      // The first share on this thread; a thread that cannot start leaves its share to this one.
-      if (t > 0) started[t] = pthread_create(&ids[t], NULL, describe_slice, &slices[t]) == 0;
-    }
-    describe_slice(&slices[0]);
-    for (size_t t = 1; t < threads; t++) {
-      if (started[t])
-        pthread_join(ids[t], NULL);
-      else
-        describe_slice(&slices[t]);
-    }
+}
+
+// The job's entries' lstat and attributes, which are what cost (`ls -la` makes the same calls, one
+// after another): shared among a few threads, as the kernel answers them on every core.
+static void describe_all(job_t *job, int fd) {
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  size_t threads = job->count / ENTRIES_PER_THREAD + 1;
+  if (threads > MAX_THREADS) threads = MAX_THREADS;
+  if (cores > 0 && threads > (size_t)cores) threads = (size_t)cores;
+  slice_t slices[MAX_THREADS];
+  pthread_t ids[MAX_THREADS];
+  int started[MAX_THREADS] = {0};
+  size_t share = (job->count + threads - 1) / threads;
+  for (size_t t = 0; t < threads; t++) {
+    slices[t] = (slice_t){job, fd, t * share, (t + 1) * share < job->count ? (t + 1) * share : job->count};
+    // The first share on this thread; a thread that cannot start leaves its share to this one.
+    if (t > 0) started[t] = pthread_create(&ids[t], NULL, describe_slice, &slices[t]) == 0;
   }
+  describe_slice(&slices[0]);
+  for (size_t t = 1; t < threads; t++) {
+    if (started[t])
+      pthread_join(ids[t], NULL);
+    else
+      describe_slice(&slices[t]);
+  }
+}
+
+static void execute(napi_env env, void *data) {
+  job_t *job = data;
+  if (job->kind == STAT_NAMES) {
+    // A chunk of a listing: its names came from readDirNames, in their order; this pool thread
+    // alone, as the caller keeps a few chunks on the pool at once.
+    int fd = open(job->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+      job->dir_err = errno;
+      return;
+    }
+    slice_t all = {job, fd, 0, job->count};
+    describe_slice(&all);
+    close(fd);
+    return;
+  }
+  DIR *d = opendir(job->dir);
+  if (!d) {
+    job->dir_err = errno;
+    return;
+  }
+  // The names first: readdir is cheap and in one stream.
+  read_names(job, d);
+  if (job->kind == READ_ALL && !job->out_of_memory && !job->dir_err) describe_all(job, dirfd(d));
   qsort(job->entries, job->count, sizeof(entry_t), by_name);
   closedir(d);
 }
@@ -304,12 +331,23 @@ static void complete(napi_env env, napi_status status, void *data) {
       napi_create_error(env, NULL, message, &error);
     }
     napi_reject_deferred(env, job->deferred, error);
+  } else if (job->kind == READ_NAMES) {
+    napi_value names;
+    napi_create_array_with_length(env, job->count, &names);
+    for (size_t i = 0; i < job->count; i++) {
+      napi_value name;
+      napi_create_string_utf8(env, job->entries[i].name, job->entries[i].name_len, &name);
+      napi_set_element(env, names, (uint32_t)i, name);
+    }
+    napi_resolve_deferred(env, job->deferred, names);
   } else {
+    // The caller of statDirEntries has the names already.
+    int with_names = job->kind == READ_ALL;
     size_t n = job->count;
     napi_value result, names, attributes, undefined;
     napi_create_object(env, &result);
     napi_get_undefined(env, &undefined);
-    napi_create_array_with_length(env, n, &names);
+    napi_create_array_with_length(env, with_names ? n : 0, &names);
     napi_create_array_with_length(env, n, &attributes);
     int32_t *errors;
     uint32_t *modes, *uids, *gids, *nanos;
@@ -323,9 +361,11 @@ static void complete(napi_env env, napi_status status, void *data) {
     napi_value nanos_a = typed_array(env, napi_uint32_array, 4, n, (void **)&nanos);
     for (size_t i = 0; i < n; i++) {
       entry_t *e = &job->entries[i];
-      napi_value name;
-      napi_create_string_utf8(env, e->name, e->name_len, &name);
-      napi_set_element(env, names, (uint32_t)i, name);
+      if (with_names) {
+        napi_value name;
+        napi_create_string_utf8(env, e->name, e->name_len, &name);
+        napi_set_element(env, names, (uint32_t)i, name);
+      }
       errors[i] = e->err;
       modes[i] = e->mode;
       uids[i] = e->uid;
@@ -346,7 +386,7 @@ static void complete(napi_env env, napi_status status, void *data) {
       }
       napi_set_element(env, attributes, (uint32_t)i, attrs);
     }
-    napi_set_named_property(env, result, "names", names);
+    if (with_names) napi_set_named_property(env, result, "names", names);
     napi_set_named_property(env, result, "errors", errors_a);
     napi_set_named_property(env, result, "modes", modes_a);
     napi_set_named_property(env, result, "uids", uids_a);
@@ -371,6 +411,16 @@ static char *string_arg(napi_env env, napi_value value, size_t *length) {
   return s;
 }
 
+// Queues `job` on libuv's pool under `name`; its promise.
+static napi_value queue_job(napi_env env, job_t *job, const char *name) {
+  napi_value promise, resource_name;
+  napi_create_promise(env, &job->deferred, &promise);
+  napi_create_string_utf8(env, name, NAPI_AUTO_LENGTH, &resource_name);
+  napi_create_async_work(env, NULL, resource_name, execute, complete, job, &job->work);
+  napi_queue_async_work(env, job->work);
+  return promise;
+}
+
 static napi_value read_dir_entries(napi_env env, napi_callback_info info) {
   size_t argc = 2;
   napi_value argv[2];
@@ -380,6 +430,7 @@ static napi_value read_dir_entries(napi_env env, napi_callback_info info) {
     napi_throw_error(env, NULL, "out of memory");
     return NULL;
   }
+  job->kind = READ_ALL;
   job->dir = argc > 0 ? string_arg(env, argv[0], NULL) : NULL;
   job->prefix = argc > 1 ? string_arg(env, argv[1], &job->prefix_len) : NULL;
   if (!job->dir || !job->prefix) {
@@ -387,12 +438,66 @@ static napi_value read_dir_entries(napi_env env, napi_callback_info info) {
     napi_throw_type_error(env, NULL, "readDirEntries(dir, prefix) takes two strings");
     return NULL;
   }
-  napi_value promise, resource_name;
-  napi_create_promise(env, &job->deferred, &promise);
-  napi_create_string_utf8(env, "readDirEntries", NAPI_AUTO_LENGTH, &resource_name);
-  napi_create_async_work(env, NULL, resource_name, execute, complete, job, &job->work);
-  napi_queue_async_work(env, job->work);
-  return promise;
+  return queue_job(env, job, "readDirEntries");
+}
+
+static napi_value read_dir_names(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  job_t *job = calloc(1, sizeof(job_t));
+  if (!job) {
+    napi_throw_error(env, NULL, "out of memory");
+    return NULL;
+  }
+  job->kind = READ_NAMES;
+  job->dir = argc > 0 ? string_arg(env, argv[0], NULL) : NULL;
+  job->prefix = copy_bytes("", 0);
+  if (!job->dir || !job->prefix) {
+    free_job(job);
+    napi_throw_type_error(env, NULL, "readDirNames(dir) takes a string");
+    return NULL;
+  }
+  return queue_job(env, job, "readDirNames");
+}
+
+static napi_value stat_dir_entries(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  job_t *job = calloc(1, sizeof(job_t));
+  if (!job) {
+    napi_throw_error(env, NULL, "out of memory");
+    return NULL;
+  }
+  job->kind = STAT_NAMES;
+  job->dir = argc > 0 ? string_arg(env, argv[0], NULL) : NULL;
+  job->prefix = argc > 2 ? string_arg(env, argv[2], &job->prefix_len) : NULL;
+  bool is_array = false;
+  uint32_t count = 0;
+  if (argc > 1) napi_is_array(env, argv[1], &is_array);
+  if (is_array) napi_get_array_length(env, argv[1], &count);
+  int ok = job->dir && job->prefix && is_array;
+  if (ok && count > 0) {
+    job->entries = calloc(count, sizeof(entry_t));
+    ok = job->entries != NULL;
+  }
+  // The names are copied here, on the main thread: the pool's thread reads no JavaScript value.
+  for (uint32_t i = 0; ok && i < count; i++) {
+    napi_value name;
+    napi_get_element(env, argv[1], i, &name);
+    entry_t *e = &job->entries[i];
+    e->name = string_arg(env, name, &e->name_len);
+    // A name longer than a directory entry's cannot be one (and would not fit describe_slice's path).
+    ok = e->name != NULL && e->name_len <= 255;
+    job->count = i + 1;
+  }
+  if (!ok) {
+    free_job(job);
+    napi_throw_type_error(env, NULL, "statDirEntries(dir, names, prefix) takes a string, an array of entry names and a string");
+    return NULL;
+  }
+  return queue_job(env, job, "statDirEntries");
 }
 
 // inotify.c: the runtime's watches, in the same addon so the sandbox binds one package.
@@ -403,5 +508,9 @@ NAPI_MODULE_INIT() {
   napi_value fn;
   napi_create_function(env, "readDirEntries", NAPI_AUTO_LENGTH, read_dir_entries, NULL, &fn);
   napi_set_named_property(env, exports, "readDirEntries", fn);
+  napi_create_function(env, "readDirNames", NAPI_AUTO_LENGTH, read_dir_names, NULL, &fn);
+  napi_set_named_property(env, exports, "readDirNames", fn);
+  napi_create_function(env, "statDirEntries", NAPI_AUTO_LENGTH, stat_dir_entries, NULL, &fn);
+  napi_set_named_property(env, exports, "statDirEntries", fn);
   return exports;
 }

@@ -8,7 +8,13 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { EntryInfoSchema } from '../../../src/gen/filesystem_pb'
 import { UserDirectory } from '../users'
 import { byteOrder } from './byteOrder'
-import { type DescribedEntry, describeDirectory, nativeReader } from './dirEntries'
+import {
+  type DescribedEntry,
+  describeDirectory,
+  describeInChunks,
+  nativeReader,
+  vanished,
+} from './dirEntries'
 
 const byName = (entries: DescribedEntry[]) =>
   [...entries]
@@ -75,6 +81,49 @@ describe('describeDirectory', () => {
     expect(byName(native)).toEqual(byName(plain))
     const tagged = native.find((e) => e.name === 'e1013')
     expect(tagged && 'info' in tagged && tagged.info.metadata).toEqual({ n: '1013' })
+    // Read in chunks, natively and in JavaScript: the same entries, sorted, chunk after chunk.
+    for (const reader of [nativeReader, undefined]) {
+      const { count, chunks } = await describeInChunks(big, '/shown', users, reader)
+      expect(count).toBe(20_000)
+      const sizes: number[] = []
+      const chunked: DescribedEntry[] = []
+      for await (const chunk of chunks) {
+        sizes.push(chunk.length)
+        chunked.push(...chunk)
+      }
+      expect(sizes).toEqual([4096, 4096, 4096, 4096, 20_000 - 4 * 4096])
+      expect(chunked.map((e) => e.name)).toEqual(chunked.map((e) => e.name).sort(byteOrder))
+      expect(byName(chunked)).toEqual(byName(native))
+    }
+  })
+
+  it('reads a folder in chunks of any size, an entry gone meanwhile reported as vanished', async () => {
+    const { count, chunks } = await describeInChunks(dir, '/shown', users, nativeReader, 3)
+    expect(count).toBe(8)
+    const first = await chunks.next()
+    expect(first.value?.map((e) => e.name)).toEqual(['broken', 'folder', 'hostile\nname <b>&amp; 🙂 漢字'])
+    const rest: DescribedEntry[] = []
+    for await (const chunk of chunks) rest.push(...chunk)
+    expect(rest.map((e) => e.name)).toEqual(['link', 'loop', 'plain.txt', 'setuid', 'with-metadata'])
+
+    const shrinking = mkdtempSync(join(tmpdir(), 'dir-entries-gone-'))
+    onTestFinished(() => rmSync(shrinking, { recursive: true, force: true }))
+    for (let i = 0; i < 10; i++) writeFileSync(join(shrinking, `f${i}`), '')
+    const listing = await describeInChunks(shrinking, shrinking, users, nativeReader, 2)
+    rmSync(join(shrinking, 'f9'))
+    const all: DescribedEntry[] = []
+    for await (const chunk of listing.chunks) all.push(...chunk)
+    const gone = all.find((e) => e.name === 'f9')
+    expect(gone && 'error' in gone && vanished(gone.error)).toBe(true)
+  })
+
+  it('says why a folder to read in chunks cannot be read, as Node does', async () => {
+    const missing = join(dir, 'missing')
+    for (const native of [nativeReader, undefined])
+      await expect(describeInChunks(missing, missing, users, native)).rejects.toMatchObject({
+        code: 'ENOENT',
+        message: `ENOENT: no such file or directory, scandir '${missing}'`,
+      })
   })
 
   it('says why a directory cannot be read, as Node does', async () => {
