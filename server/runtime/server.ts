@@ -16,6 +16,7 @@ import { applyCors } from './cors'
 import { filesHandler } from './files/filesHandler'
 import { UploadJournal } from './files/uploadJournal'
 import { filesystemService } from './filesystem/service'
+import { sendStreamedListDirAnswers, streamedAnswerValues } from './filesystem/streamedAnswer'
 import type { RuntimeOptions } from './options'
 import { openPortTunnel } from './portTunnel'
 import { processService } from './process/service'
@@ -59,7 +60,10 @@ export function createRuntimeHandler(options: RuntimeOptions) {
     routes: (router) => {
       router.service(Filesystem, filesystem.impl)
       router.service(Process, processes.impl)
+      // A big listing leaves as it is read, not once it is whole (filesystem/streamedAnswer.ts).
+      sendStreamedListDirAnswers(router)
     },
+    contextValues: streamedAnswerValues,
     // The seed says request objects reject unknown fields; envd itself is laxer.
     jsonOptions: { ignoreUnknownFields: false },
     // gzip only, as envd (connect-go) offers: connect-node would also offer brotli, whose default

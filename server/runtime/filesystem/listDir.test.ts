@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FileType } from '../../../src/gen/filesystem_pb'
 import { startTestRuntime, type TestRuntime } from '../testing/runtimeFixture'
 import { UserDirectory } from '../users'
-import { listDir } from './listDir'
+import { listDir, listDirInChunks } from './listDir'
 
 describe('ListDir through the generated client', () => {
   let rt: TestRuntime
@@ -107,6 +107,16 @@ describe('ListDir through the generated client', () => {
       code: Code.ResourceExhausted,
       rawMessage: `more than 499 entries under ${at('many')} at depth 1: list with a smaller depth`,
     })
+    // The same refusal where a listing is read in chunks, before its first chunk.
+    await expect(listDirInChunks(at('many'), users, 499)).rejects.toMatchObject({
+      code: Code.ResourceExhausted,
+      rawMessage: `more than 499 entries under ${at('many')} at depth 1: list with a smaller depth`,
+    })
+    const { count, chunks } = await listDirInChunks(at('many'), users, 500)
+    const chunked = []
+    for await (const chunk of chunks) chunked.push(...chunk)
+    expect(count).toBe(500)
+    expect(chunked).toEqual(await listDir(at('many'), 1, users))
   })
 
   it('still works after the tree changes between calls', async () => {

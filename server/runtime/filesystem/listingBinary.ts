@@ -151,11 +151,20 @@ function writeEntry(w: Writer, e: EntryInfo): void {
  */
 export function preEncodedEntries(entries: readonly EntryInfo[]): UnknownField[] {
   if (entries.length === 0) return []
+  // Its first byte is field 1's tag, which toBinary writes itself.
+  return [{ no: 1, wireType: WireType.LengthDelimited, data: encodeEntries(entries).subarray(1) }]
+}
+
+/**
+ * The entries as a ListDirResponse's bytes: each one field 1, tag, length and fields. A
+ * ListDirResponse has no other field, so the bytes of chunks of entries written one after the
+ * other are the bytes of the answer with all of them, which is how a big listing is streamed.
+ */
+export function encodeEntries(entries: readonly EntryInfo[]): Buffer {
   const w = new Writer()
   for (const entry of entries) {
     w.tag(1, WireType.LengthDelimited)
     w.delimited(entryMaxBytes(entry), () => writeEntry(w, entry))
   }
-  // Its first byte is field 1's tag, which toBinary writes itself.
-  return [{ no: 1, wireType: WireType.LengthDelimited, data: w.buf.subarray(1, w.pos) }]
+  return w.buf.subarray(0, w.pos)
 }

@@ -1,7 +1,9 @@
 import { create } from '@bufbuild/protobuf'
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect'
 import {
+  type EntryInfo,
   type Filesystem,
+  type ListDirResponse,
   ListDirResponseSchema,
   type WatchDirRequest,
   type WatchDirResponse,
@@ -10,13 +12,15 @@ import {
 import { callingUser, type RuntimeContext } from '../context'
 import { keepaliveIntervalMs } from '../keepalive'
 import { releaseWhenClientLeaves, withKeepalive } from '../streamLoop'
-import { listDir } from './listDir'
-import { preEncodedEntries } from './listingBinary'
+import { entriesPerChunk } from './dirEntries'
+import { listDir, listDirInChunks } from './listDir'
+import { encodeEntries, preEncodedEntries } from './listingBinary'
 import { makeDir } from './makeDir'
 import { movePath } from './movePath'
 import { removePath } from './removePath'
 import { requestPath } from './requestPath'
 import { statEntry } from './statEntry'
+import { canStreamAnswer, streamAnswer } from './streamedAnswer'
 import { WatcherRegistry } from './watcherRegistry'
 import { type WatchSpec, WatchStream } from './watchStream'
 import { watchTarget } from './watchTarget'
@@ -30,6 +34,19 @@ async function watchSpec(
   const path = requestPath(req.path, ctx, rt)
   const realPath = await watchTarget(path, req.allowNetworkMounts)
   return { path, realPath, recursive: req.recursive, includeEntry: req.includeEntry }
+}
+
+/** The bytes of a ListDirResponse with `first`, then each chunk's entries, a piece a chunk. */
+async function* answerBytes(
+  first: EntryInfo[],
+  rest: AsyncGenerator<EntryInfo[], void, undefined>,
+): AsyncGenerator<Uint8Array, void, undefined> {
+  try {
+    if (first.length > 0) yield encodeEntries(first)
+    for await (const chunk of rest) if (chunk.length > 0) yield encodeEntries(chunk)
+  } finally {
+    await rest.return()
+  }
 }
 
 /** A unary call whose messages travel in protobuf's binary encoding (`application/proto`). */
@@ -68,6 +85,23 @@ export function filesystemService(rt: RuntimeContext): {
     }
   }
 
+  /**
+   * A folder's entries for the IDE (protobuf's binary encoding, one level): its errors thrown
+   * before the first entry is sent, as listDir's are; a folder of more than one chunk then sent
+   * chunk by chunk as its entries are read (streamedAnswer.ts), where a smaller one is answered whole.
+   */
+  async function listDirStreamed(path: string, ctx: HandlerContext): Promise<ListDirResponse> {
+    const listing = await listDirInChunks(path, rt.users)
+    const first = await listing.chunks.next()
+    const entries = first.done ? [] : first.value
+    if (listing.count <= entriesPerChunk) {
+      await listing.chunks.return()
+      return { ...create(ListDirResponseSchema), $unknown: preEncodedEntries(entries) }
+    }
+    streamAnswer(ctx, answerBytes(entries, listing.chunks))
+    return create(ListDirResponseSchema)
+  }
+
   const impl: ServiceImpl<typeof Filesystem> = {
     stat: async (req, ctx) => ({ entry: await statEntry(requestPath(req.path, ctx, rt), rt.users) }),
     makeDir: async (req, ctx) => ({
@@ -82,7 +116,9 @@ export function filesystemService(rt: RuntimeContext): {
       ),
     }),
     listDir: async (req, ctx) => {
-      const entries = await listDir(requestPath(req.path, ctx, rt), req.depth, rt.users)
+      const path = requestPath(req.path, ctx, rt)
+      if (req.depth <= 1 && canStreamAnswer(ctx)) return listDirStreamed(path, ctx)
+      const entries = await listDir(path, req.depth, rt.users)
       // A client that reads protobuf's binary encoding (the IDE) gets its entries encoded here,
       // ten times faster than toBinary would; the bytes are the same (listingBinary.ts).
       return asksForBinary(ctx)
