@@ -13,7 +13,7 @@ import {
   FileType,
   ListDirResponseSchema,
 } from '../gen/filesystem_pb'
-import { entriesFromBinary, listDir } from './listDir'
+import { entriesFromBinary, ListingDecoder, listDir } from './listDir'
 
 const entryInfo = fc.record(
   {
@@ -84,6 +84,92 @@ describe('entriesFromBinary', () => {
   })
 })
 
+describe('ListingDecoder', () => {
+  const encoded = (entries: EntryInfo[]) =>
+    toBinary(ListDirResponseSchema, create(ListDirResponseSchema, { entries }))
+  const decoded = (pieces: Uint8Array[]) => {
+    const decoder = new ListingDecoder()
+    for (const piece of pieces) decoder.push(piece)
+    return decoder.finish()
+  }
+  const small = encoded([
+    create(EntryInfoSchema, {
+      name: 'ünïcode ⏎ 🙂',
+      type: FileType.FILE,
+      path: '/home/user/ünïcode ⏎ 🙂',
+      size: 300n,
+      mode: 0o644,
+      permissions: '-rw-r--r--',
+      owner: 'user',
+      group: 'user',
+      modifiedTime: create(TimestampSchema, { seconds: 1_700_000_000n, nanos: 5 }),
+      metadata: { clé: 'valeur ✓' },
+    }),
+    create(EntryInfoSchema, { name: 'sub', type: FileType.DIRECTORY, owner: 'user', group: 'user' }),
+    create(EntryInfoSchema, { name: 'link', type: FileType.SYMLINK, symlinkTarget: 'sub', owner: 'user' }),
+  ])
+
+  it('reads a listing cut at any byte, or cut into single bytes, as the whole of it', () => {
+    const whole = entriesFromBinary(small)
+    expect(whole).toHaveLength(3)
+    for (let cut = 0; cut <= small.length; cut++)
+      expect(decoded([small.subarray(0, cut), small.subarray(cut)])).toStrictEqual(whole)
+    expect(decoded([...small].map((byte) => Uint8Array.of(byte)))).toStrictEqual(whole)
+    expect(decoded([])).toStrictEqual([])
+  })
+
+  it('reads a big listing in pieces of any size as the whole of it', () => {
+    const entries = Array.from({ length: 20_000 }, (_, i) =>
+      create(EntryInfoSchema, {
+        name: `entry-${i}-${'é漢🙂'.repeat(i % 4)}`,
+        type: i % 7 === 0 ? FileType.DIRECTORY : FileType.FILE,
+        path: `/home/user/big/entry-${i}`,
+        size: BigInt(i * 1000),
+        mode: 0o644,
+        permissions: '-rw-r--r--',
+        owner: i % 3 === 0 ? 'root' : 'user',
+        group: 'user',
+        modifiedTime: create(TimestampSchema, { seconds: BigInt(1_700_000_000 + i), nanos: i }),
+        metadata: i % 101 === 0 ? { n: String(i) } : {},
+      }),
+    )
+    const bytes = encoded(entries)
+    const whole = entriesFromBinary(bytes)
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 70_000 }), { minLength: 1, maxLength: 40 }), (sizes) => {
+        const pieces: Uint8Array[] = []
+        for (let at = 0, i = 0; at < bytes.length; i++) {
+          const size = sizes[i % sizes.length] as number
+          pieces.push(bytes.subarray(at, at + size))
+          at += size
+        }
+        expect(decoded(pieces)).toStrictEqual(whole)
+      }),
+      { numRuns: 6 },
+    )
+  })
+
+  it('leaves bytes of another shape to entriesFromBinary, cut anywhere: the same entries or the same refusal', () => {
+    const entry = encoded([create(EntryInfoSchema, { name: 'a', size: 3n })])
+    const readable = [
+      Uint8Array.from([0x0a, 0x05, 0x0a, 0x01, 0x61, 0x78, 0x01]),
+      Uint8Array.from([...entry, 0x78, 0x01]),
+      Uint8Array.from([0x0a, 0x08, 0x4a, 0x02, 0x08, 0x05, 0x4a, 0x02, 0x10, 0x07]),
+    ]
+    for (const bytes of readable)
+      for (let cut = 0; cut <= bytes.length; cut++)
+        expect(decoded([bytes.subarray(0, cut), bytes.subarray(cut)])).toStrictEqual(
+          fromBinary(ListDirResponseSchema, bytes).entries,
+        )
+    for (const broken of [
+      entry.subarray(0, entry.length - 1),
+      Uint8Array.from([0x0a, 0x03, 0x0a, 0x01, 0xff]),
+    ])
+      for (let cut = 0; cut <= broken.length; cut++)
+        expect(() => decoded([broken.subarray(0, cut), broken.subarray(cut)])).toThrow()
+  })
+})
+
 describe('listDir against a real runtime', () => {
   let rt: TestRuntime
   beforeAll(async () => {
@@ -120,6 +206,18 @@ describe('listDir against a real runtime', () => {
     expect(expected.map((e) => e.name)).toEqual(['a.txt', 'sub', 'ünïcode ⏎'])
     expect(await listDir(endpoint(), { path: 'listed', depth: 2 })).toStrictEqual(expected)
   })
+
+  it('reads a big folder, whose answer comes as the runtime reads it, as the generated client does', async () => {
+    const script =
+      'mkdir big && cd big && i=0; while [ $i -lt 10000 ]; do printf %$((i % 3))s > f$i; i=$((i+1)); done'
+    for await (const _ of rt.proc.start({
+      process: { cmd: '/bin/sh', args: ['-c', script], cwd: rt.home },
+    })) {
+    }
+    const expected = (await rt.fs.listDir({ path: 'big', depth: 1 })).entries
+    expect(expected).toHaveLength(10_000)
+    expect(await listDir(endpoint(), { path: 'big', depth: 1 })).toStrictEqual(expected)
+  }, 30_000)
 
   it("throws the runtime's error, with its code and message", async () => {
     const err = await listDir(endpoint(), { path: 'no/such/folder', depth: 1 }).catch((e: unknown) => e)

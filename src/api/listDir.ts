@@ -20,7 +20,9 @@ import type { RuntimeEndpoint } from './files'
 // request's headers and read its errors), in protobuf's binary encoding, with the answer read by
 // the decoder below. connect-web reads messages through protobuf's reflection: half a second or
 // more for a folder of 100,000 entries here, where this reads the same bytes into the same
-// messages in a tenth of that, and hands anything it does not expect to fromBinary.
+// messages in a tenth of that, and hands anything it does not expect to fromBinary. A big folder's
+// answer comes as the runtime reads it (server/runtime/filesystem/streamedAnswer.ts): its entries
+// are read as they arrive, so reading overlaps the runtime's work and the transfer.
 
 /** Something this reader leaves to fromBinary: another field, another wire type, a repeat. */
 class Unexpected extends Error {}
@@ -242,6 +244,94 @@ export function entriesFromBinary(bytes: Uint8Array): EntryInfo[] {
   }
 }
 
+/**
+ * Where the fields of the entry whose header (field 1's tag, then its length) is at `pos` start
+ * and end, or undefined when `bytes` stop before its last byte; another tag is Unexpected.
+ */
+function entryEnd(bytes: Uint8Array, pos: number): { start: number; end: number } | undefined {
+  if (bytes[pos] !== 0x0a) throw new Unexpected()
+  let length = 0
+  let scale = 1
+  for (let at = pos + 1; at < bytes.length && at < pos + 9; at++) {
+    const byte = bytes[at] as number
+    length += (byte & 0x7f) * scale
+    if (byte < 0x80)
+      return at + 1 + length <= bytes.length ? { start: at + 1, end: at + 1 + length } : undefined
+    scale *= 0x80
+  }
+  if (bytes.length >= pos + 9) throw new Unexpected()
+  return undefined
+}
+
+/**
+ * A ListDirResponse read as its bytes arrive: each entry is read as soon as its last byte is
+ * there (an entry or a character may be cut anywhere between two pieces), so once the answer's
+ * last piece comes only its last entries are left to read. The entries equal entriesFromBinary's
+ * of the whole; bytes of another shape are left to it, whole, at the end.
+ */
+export class ListingDecoder {
+  private readonly entries: EntryInfo[] = []
+  private readonly last = repeated()
+  /** Every piece, for entriesFromBinary should the bytes turn out to be of another shape. */
+  private readonly pieces: Uint8Array[] = []
+  /** The bytes of an entry not whole yet. */
+  private rest: Uint8Array = new Uint8Array(0)
+  private otherShape = false
+
+  push(piece: Uint8Array): void {
+    this.pieces.push(piece)
+    if (this.otherShape || piece.length === 0) return
+    const bytes = this.rest.length === 0 ? piece : joined([this.rest, piece])
+    const r = new Reader(bytes)
+    try {
+      for (;;) {
+        if (r.pos >= bytes.length) break
+        const entry = entryEnd(bytes, r.pos)
+        if (!entry) break
+        r.pos = entry.start
+        this.entries.push(readEntry(r, entry.end, this.last))
+      }
+      this.rest = bytes.subarray(r.pos)
+    } catch (err) {
+      if (!(err instanceof Unexpected) && !(err instanceof TypeError)) throw err
+      this.otherShape = true
+    }
+  }
+
+  /** The entries, once every piece was pushed. */
+  finish(): EntryInfo[] {
+    if (!this.otherShape && this.rest.length === 0) return this.entries
+    return entriesFromBinary(joined(this.pieces))
+  }
+}
+
+function joined(pieces: readonly Uint8Array[]): Uint8Array {
+  let length = 0
+  for (const piece of pieces) length += piece.length
+  const bytes = new Uint8Array(length)
+  let at = 0
+  for (const piece of pieces) {
+    bytes.set(piece, at)
+    at += piece.length
+  }
+  return bytes
+}
+
+/** The answer's entries, read as its body arrives (the browser has taken gzip off already). */
+async function readListing(response: Response): Promise<EntryInfo[]> {
+  const decoder = new ListingDecoder()
+  if (!response.body) {
+    decoder.push(new Uint8Array(await response.arrayBuffer()))
+    return decoder.finish()
+  }
+  const reader = response.body.getReader()
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) return decoder.finish()
+    decoder.push(value)
+  }
+}
+
 /** `filesystem.Filesystem/ListDir` on a runtime: its entries, or the runtime's error as a ConnectError. */
 export async function listDir(
   endpoint: RuntimeEndpoint,
@@ -259,5 +349,5 @@ export async function listDir(
   const { isUnaryError, unaryError } = validateResponse('unary', true, response.status, response.headers)
   if (isUnaryError)
     throw errorFromJson(await response.json(), appendHeaders(...trailerDemux(response.headers)), unaryError)
-  return entriesFromBinary(new Uint8Array(await response.arrayBuffer()))
+  return readListing(response)
 }
