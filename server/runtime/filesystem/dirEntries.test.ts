@@ -13,6 +13,7 @@ import {
   describeDirectory,
   describeInChunks,
   nativeReader,
+  readsInChunks,
   vanished,
 } from './dirEntries'
 
@@ -44,6 +45,7 @@ describe('describeDirectory', () => {
 
   it('has its native reader here (npm install builds it)', () => {
     expect(nativeReader).toBeDefined()
+    expect(readsInChunks).toBe(true)
   })
 
   it('answers with the native reader exactly what entryInfo answers, metadata and links included', async () => {

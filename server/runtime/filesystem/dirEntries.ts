@@ -37,6 +37,12 @@ export interface NativeReader {
   statDirEntries(dir: string, names: readonly string[], prefix: string): Promise<Omit<DirEntries, 'names'>>
 }
 
+/**
+ * Whether the native reader reads in chunks: an addon built before it could (a checkout not
+ * rebuilt since) answers big listings whole, at its old speed, rather than on the slower JavaScript path.
+ */
+export const readsInChunks = typeof nativeReader?.readDirNames === 'function'
+
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
 const symlinkType = 0o120000
 const typeBits = 0o170000

@@ -12,7 +12,7 @@ import {
 import { callingUser, type RuntimeContext } from '../context'
 import { keepaliveIntervalMs } from '../keepalive'
 import { releaseWhenClientLeaves, withKeepalive } from '../streamLoop'
-import { entriesPerChunk } from './dirEntries'
+import { entriesPerChunk, readsInChunks } from './dirEntries'
 import { listDir, listDirInChunks } from './listDir'
 import { encodeEntries, preEncodedEntries } from './listingBinary'
 import { makeDir } from './makeDir'
@@ -117,7 +117,7 @@ export function filesystemService(rt: RuntimeContext): {
     }),
     listDir: async (req, ctx) => {
       const path = requestPath(req.path, ctx, rt)
-      if (req.depth <= 1 && canStreamAnswer(ctx)) return listDirStreamed(path, ctx)
+      if (req.depth <= 1 && readsInChunks && canStreamAnswer(ctx)) return listDirStreamed(path, ctx)
       const entries = await listDir(path, req.depth, rt.users)
       // A client that reads protobuf's binary encoding (the IDE) gets its entries encoded here,
       // ten times faster than toBinary would; the bytes are the same (listingBinary.ts).
