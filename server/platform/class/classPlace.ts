@@ -9,6 +9,11 @@ export interface ClassMember {
   endAt: string
   /** `class` and `student`, as `npm run class` sets them, and whatever else it was made with. */
   metadata: Record<string, string>
+  /**
+   * The names its lab's template may have among the stack's templates, first first: its own
+   * template's; on E2B, its template's alias, then its id (as a Submit looks its lab up).
+   */
+  templates: string[]
 }
 
 /**
@@ -35,7 +40,13 @@ export function localClassPlace(manager: SandboxManager): ClassPlace {
       manager
         .list()
         .filter((r) => (name === undefined ? r.metadata.class !== undefined : r.metadata.class === name))
-        .map((r) => ({ sandboxId: r.sandboxID, state: r.state, endAt: r.endAt, metadata: r.metadata })),
+        .map((r) => ({
+          sandboxId: r.sandboxID,
+          state: r.state,
+          endAt: r.endAt,
+          metadata: r.metadata,
+          templates: [r.templateID],
+        })),
     commands: async (sandboxId) => {
       manager.get(sandboxId) // 404 for one that does not exist
       const route = manager.route(sandboxId)

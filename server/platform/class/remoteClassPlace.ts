@@ -22,7 +22,13 @@ export function remoteClassPlace(remote: StoredRemote): ClassPlace {
     remoteId: remote.remoteId,
     members: async (name) =>
       (await client.list(name === undefined ? {} : { class: name }))
-        .map((s) => ({ sandboxId: s.sandboxID, state: s.state, endAt: s.endAt, metadata: s.metadata ?? {} }))
+        .map((s) => ({
+          sandboxId: s.sandboxID,
+          state: s.state,
+          endAt: s.endAt,
+          metadata: s.metadata ?? {},
+          templates: [s.alias, s.templateID].filter((t): t is string => Boolean(t)),
+        }))
         .filter((m) => (name === undefined ? m.metadata.class !== undefined : m.metadata.class === name)),
     commands: async (sandboxId) => sandboxCommands(remoteSession(remote, await client.sandbox(sandboxId))),
     pause: (sandboxId) => client.pause(sandboxId),

@@ -6,7 +6,7 @@ import type { SubmissionStore } from '../class/grading/submissionStore'
 import { isSandboxId } from '../ids'
 import { PlatformError } from '../platformError'
 import type { SandboxManager } from '../sandboxManager'
-import { classNameParam } from './classNameParam'
+import type { ClassScope, ScopedPrefix } from './classScope'
 import { E2bClient } from './e2bClient'
 import { isE2bSandboxId } from './e2bSandboxId'
 import type { IdeRoute } from './ideRoute'
@@ -31,10 +31,11 @@ const deadlineBody = z.strictObject({
 const extensionBody = z.strictObject({ until: time })
 
 /**
- * A class's deadline (the stack's own classes: grades are kept here): the teacher reads and sets
- * it, its late and counting policies and exam mode, and one student's extension (the owner only:
- * a student's or a guest's sign-in gets 403, so nobody extends their own); a student's page reads
- * their own deadline from their sandbox.
+ * A class's deadline, kept here by the class's name (a class of the stack's own, `/classes/{name}/…`,
+ * or one on E2B, `/remotes/{remoteId}/classes/{name}/…`, whose students E2B lists): the teacher
+ * reads and sets it, its late and counting policies and exam mode (the stack's own classes only),
+ * and one student's extension (the owner only: a student's or a guest's sign-in gets 403, so
+ * nobody extends their own); a student's page reads their own deadline from their sandbox.
  */
 export function deadlineRoutes(deps: {
   manager: SandboxManager
@@ -44,16 +45,16 @@ export function deadlineRoutes(deps: {
   changed: () => void
   /** The E2B remotes whose classes' students read their deadline here too. */
   remotes?: Pick<RemoteStore, 'get'>
+  /** Where the class routes answer: the stack's own classes and the E2B remotes' (see classScope). */
+  scopes: ScopedPrefix[]
 }): IdeRoute[] {
   const { manager, store, deadlines } = deps
   /** The class's students (of its sandboxes, and of its submissions), or 404 for no such class. */
-  const studentsOf = (name: string) => {
+  const studentsOf = async (scope: ClassScope) => {
     const students = new Set<string>()
-    for (const r of manager.list())
-      if (r.metadata.class === name) students.add(r.metadata.student ?? r.sandboxID)
-    for (const { submission } of store.all())
-      if (submission.className === name) students.add(submission.student)
-    if (students.size === 0) throw new PlatformError(404, `no class '${name}' on this stack`)
+    for (const m of await scope.members()) students.add(m.metadata.student ?? m.sandboxId)
+    for (const { submission } of store.all()) if (scope.holds(submission)) students.add(submission.student)
+    if (students.size === 0) throw scope.missing()
     return students
   }
   /** A student's deadline as their page reads it, from their sandbox's `class` and `student`. */
@@ -69,41 +70,54 @@ export function deadlineRoutes(deps: {
       now: new Date().toISOString(),
     }
   }
-  const extension =
-    (set: boolean): NonNullable<IdeRoute['methods']['PUT']> =>
-    async (req, res, params) => {
-      const name = classNameParam(params[0])
-      const student = decodeURIComponent(params[1] ?? '')
-      if (!studentsOf(name).has(student))
-        throw new PlatformError(404, `class '${name}' has no student '${student}'`)
-      const until = set ? (await readJsonBody(req, extensionBody)).until : null
-      const answer = deadlines.extend(name, student, until)
-      deps.changed()
-      sendJson(res, 200, answer satisfies ClassDeadline)
-    }
-  return [
-    {
-      pattern: /^\/classes\/([^/]+)\/deadline$/,
-      methods: {
-        GET: async (_req, res, params) => {
-          const name = classNameParam(params[0])
-          studentsOf(name)
-          sendJson(res, 200, deadlines.get(name) satisfies ClassDeadline)
-        },
-        PUT: async (req, res, params) => {
-          const name = classNameParam(params[0])
-          studentsOf(name)
-          const { deadline, ...rest } = await readJsonBody(req, deadlineBody)
-          const answer = deadlines.set(name, { ...rest, ...(deadline ? { deadline } : {}) })
-          deps.changed()
-          sendJson(res, 200, answer satisfies ClassDeadline)
+  /** The class's routes, the stack's own (`/classes/…`) and an E2B remote's (`/remotes/{r}/classes/…`). */
+  const classRoutesAt = ({ prefix, scopeOf }: ScopedPrefix): IdeRoute[] => {
+    const extension =
+      (set: boolean): NonNullable<IdeRoute['methods']['PUT']> =>
+      async (req, res, params) => {
+        const { scope, rest } = scopeOf(params)
+        const student = decodeURIComponent(rest[0] ?? '')
+        if (!(await studentsOf(scope)).has(student))
+          throw new PlatformError(404, `class '${scope.name}' has no student '${student}'`)
+        const until = set ? (await readJsonBody(req, extensionBody)).until : null
+        const answer = deadlines.extend(scope.name, student, until)
+        deps.changed()
+        sendJson(res, 200, answer satisfies ClassDeadline)
+      }
+    return [
+      {
+        pattern: new RegExp(`^${prefix}/classes/([^/]+)/deadline$`),
+        methods: {
+          GET: async (_req, res, params) => {
+            const { scope } = scopeOf(params)
+            await studentsOf(scope)
+            sendJson(res, 200, deadlines.get(scope.name) satisfies ClassDeadline)
+          },
+          PUT: async (req, res, params) => {
+            const { scope } = scopeOf(params)
+            await studentsOf(scope)
+            const { deadline, ...rest } = await readJsonBody(req, deadlineBody)
+            // Exam mode pauses the stack's own sandboxes at the deadline and keeps them closed;
+            // nothing closes a sandbox on E2B, so a class there is not told it has it.
+            if (scope.remoteId && rest.examMode)
+              throw new PlatformError(
+                400,
+                'exam mode is for the classes of the stack itself: it cannot close sandboxes on E2B at the deadline (the deadline and late marking still apply)',
+              )
+            const answer = deadlines.set(scope.name, { ...rest, ...(deadline ? { deadline } : {}) })
+            deps.changed()
+            sendJson(res, 200, answer satisfies ClassDeadline)
+          },
         },
       },
-    },
-    {
-      pattern: /^\/classes\/([^/]+)\/extensions\/([^/]+)$/,
-      methods: { PUT: extension(true), DELETE: extension(false) },
-    },
+      {
+        pattern: new RegExp(`^${prefix}/classes/([^/]+)/extensions/([^/]+)$`),
+        methods: { PUT: extension(true), DELETE: extension(false) },
+      },
+    ]
+  }
+  return [
+    ...deps.scopes.flatMap(classRoutesAt),
     {
       pattern: /^\/sandboxes\/([^/]+)\/deadline$/,
       students: 'own-sandbox',

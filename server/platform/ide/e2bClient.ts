@@ -34,6 +34,8 @@ export type RemoteSandboxDetail = z.infer<typeof sandboxDetail>
 /** The parts of E2B's `ListedSandbox` a class needs. */
 const listedSandbox = z.object({
   sandboxID: z.string(),
+  templateID: z.string().nullish(),
+  alias: z.string().nullish(),
   state: z.enum(['running', 'paused']),
   endAt: z.string(),
   metadata: z.record(z.string(), z.string()).nullish(),

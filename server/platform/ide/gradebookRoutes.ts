@@ -20,7 +20,7 @@ import { PlatformError } from '../platformError'
 import type { SandboxManager } from '../sandboxManager'
 import { readLabTemplate } from '../templates/labTemplate'
 import type { TemplateCatalog } from '../templates/templateCatalog'
-import { classNameParam } from './classNameParam'
+import type { ClassScope, ScopedPrefix } from './classScope'
 import type { IdeRoute } from './ideRoute'
 import type { RemoteStore } from './remoteStore'
 import { deleteSubmission } from './submissionDeleteRoutes'
@@ -28,8 +28,9 @@ import { deleteSubmission } from './submissionDeleteRoutes'
 const regradeBody = z.strictObject({ lab: z.string().min(1).max(64).optional() })
 
 /**
- * The teacher's gradebook of a class of the stack's own (the owner only: no student's or guest's
- * sign-in reaches these): every student's counted score per lab, as JSON or CSV; one submission
+ * The teacher's gradebook of a class, of the stack's own or on E2B (`/remotes/{remoteId}/classes/…`,
+ * with only that remote's submissions and E2B's list of its students); the owner only: no
+ * student's or guest's sign-in reaches these. Every student's counted score per lab, as JSON or CSV; one submission
  * in full (files, grader output, diff against the starting files); and regrading every stored
  * submission after the lab's tests changed. Submissions outlive their sandboxes, so a class that
  * has ended still has its gradebook.
@@ -44,6 +45,8 @@ export function gradebookRoutes(deps: {
   deadlineOf?: (className: string) => ClassDeadline
   /** The E2B remotes on which their submissions are graded again. */
   remotes?: Pick<RemoteStore, 'get'>
+  /** Where the routes answer: the stack's own classes and the E2B remotes' (see classScope). */
+  scopes: ScopedPrefix[]
 }): IdeRoute[] {
   const { manager, templates, store, gradings } = deps
   /** Where a submission is graded: where its sandbox was (a remote gone since is a 404, and a failed regrade). */
@@ -71,29 +74,32 @@ export function gradebookRoutes(deps: {
     }
   }
 
-  const gradebook = async (name: string): Promise<Gradebook> => {
-    const sandboxes = manager.list().filter((r) => r.metadata.class === name)
-    const submissions = store.all().filter((e) => e.submission.className === name)
-    if (sandboxes.length === 0 && submissions.length === 0)
-      throw new PlatformError(404, `no class '${name}' on this stack`)
+  const gradebook = async (scope: ClassScope): Promise<Gradebook> => {
+    const sandboxes = await scope.members()
+    const submissions = store.all().filter((e) => scope.holds(e.submission))
+    if (sandboxes.length === 0 && submissions.length === 0) throw scope.missing()
     const isGraded = gradedLabs()
     const members = []
-    for (const r of sandboxes)
-      if (await isGraded(r.templateID))
-        members.push({ student: r.metadata.student ?? r.sandboxID, lab: r.templateID })
-    return gradebookOf(name, submissions, members, deadlineOf(name))
+    for (const m of sandboxes) {
+      // Its lab: the first of its template's names that is a graded lab of the stack's.
+      let lab: string | undefined
+      for (const name of m.templates) if (!lab && (await isGraded(name))) lab = name
+      if (lab) members.push({ student: m.metadata.student ?? m.sandboxId, lab })
+    }
+    return gradebookOf(scope.name, submissions, members, deadlineOf(scope.name))
   }
 
-  return [
+  const routesAt = ({ prefix, scopeOf }: ScopedPrefix): IdeRoute[] => [
     {
-      pattern: /^\/classes\/([^/]+)\/grades$/,
+      pattern: new RegExp(`^${prefix}/classes/([^/]+)/grades$`),
       methods: {
         GET: async (req, res, params) => {
-          const name = classNameParam(params[0])
+          const { scope } = scopeOf(params)
+          const name = scope.name
           const format = new URL(req.url ?? '', 'http://stack').searchParams.get('format') ?? 'json'
           if (format !== 'json' && format !== 'csv')
             throw new PlatformError(400, `format must be json or csv, not '${format}'`)
-          const book = await gradebook(name)
+          const book = await gradebook(scope)
           if (format === 'json') return sendJson(res, 200, book satisfies Gradebook)
           const csv = gradebookCsv(book)
           res.writeHead(200, {
@@ -107,13 +113,13 @@ export function gradebookRoutes(deps: {
       },
     },
     {
-      pattern: /^\/classes\/([^/]+)\/submissions\/([^/]+)\/([^/]+)$/,
+      pattern: new RegExp(`^${prefix}/classes/([^/]+)/submissions/([^/]+)/([^/]+)$`),
       methods: {
         GET: async (_req, res, params) => {
-          const name = classNameParam(params[0])
-          const entry = store.get(decodeURIComponent(params[1] ?? ''), decodeURIComponent(params[2] ?? ''))
-          if (!entry || entry.submission.className !== name)
-            throw new PlatformError(404, `class '${name}' has no such submission`)
+          const { scope, rest } = scopeOf(params)
+          const entry = store.get(decodeURIComponent(rest[0] ?? ''), decodeURIComponent(rest[1] ?? ''))
+          if (!entry || !scope.holds(entry.submission))
+            throw new PlatformError(404, `class '${scope.name}' has no such submission`)
           // The lab as it is now; a template gone or unreadable leaves a diff against nothing.
           const templateDir = await templates.folder(entry.submission.templateID).catch(() => undefined)
           const starting = templateDir
@@ -127,18 +133,19 @@ export function gradebookRoutes(deps: {
             submissionDetail(entry, store.files(entry.submission), starting) satisfies SubmissionDetail,
           )
         },
-        DELETE: deleteSubmission({ store, gradings }),
+        DELETE: deleteSubmission({ store, gradings }, scopeOf),
       },
     },
     {
-      pattern: /^\/classes\/([^/]+)\/regrade$/,
+      pattern: new RegExp(`^${prefix}/classes/([^/]+)/regrade$`),
       methods: {
         POST: async (req, res, params) => {
-          const name = classNameParam(params[0])
+          const { scope } = scopeOf(params)
+          const name = scope.name
           const { lab } = await readJsonBody(req, regradeBody, { optional: true })
           const chosen = store
             .all()
-            .filter((e) => e.submission.className === name && (!lab || e.submission.templateID === lab))
+            .filter((e) => scope.holds(e.submission) && (!lab || e.submission.templateID === lab))
           if (chosen.length === 0)
             throw new PlatformError(
               404,
@@ -175,4 +182,5 @@ export function gradebookRoutes(deps: {
       },
     },
   ]
+  return deps.scopes.flatMap(routesAt)
 }

@@ -26,6 +26,7 @@ import type { SandboxManager } from '../sandboxManager'
 import { sameSandbox } from '../sandboxRef'
 import type { TemplateCatalog } from '../templates/templateCatalog'
 import { classRoutes } from './classRoutes'
+import { classScopes } from './classScope'
 import { deadlineRoutes } from './deadlineRoutes'
 import { gradebookRoutes } from './gradebookRoutes'
 import { guardIdeRequest } from './ideRequestGuard'
@@ -202,6 +203,8 @@ export function ideApi(options: IdeApiOptions) {
   const remotes = new RemoteStore(options.dataDir, options.log)
   const submissions = new SubmissionStore(options.dataDir)
   const gradings = new GradingJobs()
+  // The gradebook's and deadline's class routes, for the stack's own classes and E2B's.
+  const scopes = classScopes({ manager: options.manager, remotes })
   const routes: IdeRoute[] = [
     auth,
     join,
@@ -248,6 +251,7 @@ export function ideApi(options: IdeApiOptions) {
       gradings,
       deadlineOf: (name) => options.deadlines.get(name),
       remotes,
+      scopes,
     }),
     ...deadlineRoutes({
       manager: options.manager,
@@ -255,9 +259,10 @@ export function ideApi(options: IdeApiOptions) {
       deadlines: options.deadlines,
       changed: () => void options.examPass(),
       remotes,
+      scopes,
     }),
-    ...submissionDeleteRoutes({ store: submissions, gradings }),
-    ...similarityRoutes({ templates: options.templates, store: submissions }),
+    ...submissionDeleteRoutes({ store: submissions, gradings, scopes }),
+    ...similarityRoutes({ templates: options.templates, store: submissions, scopes }),
   ]
   const limiter = new FailureLimiter()
 

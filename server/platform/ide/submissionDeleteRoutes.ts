@@ -3,7 +3,7 @@ import { sendJson } from '../api/httpJson'
 import type { GradingJobs } from '../class/grading/gradingJobs'
 import type { SubmissionStore } from '../class/grading/submissionStore'
 import { PlatformError } from '../platformError'
-import { classNameParam } from './classNameParam'
+import type { ScopedPrefix } from './classScope'
 import type { IdeHandler, IdeRoute } from './ideRoute'
 
 interface Deps {
@@ -27,53 +27,49 @@ async function deleteOne({ store, gradings }: Deps, sandboxId: string, id: strin
 }
 
 /**
- * `DELETE /classes/{name}/submissions/{sandboxId}/{submissionId}`: the teacher deletes one
- * submission of the class, its snapshot gone from the disk for good (204). The gradebook, made
- * from what is stored, no longer counts it. It shares its path with the gradebook's GET.
+ * `DELETE [/remotes/{remoteId}]/classes/{name}/submissions/{sandboxId}/{submissionId}`: the
+ * teacher deletes one submission of the class, its snapshot gone from the disk for good (204).
+ * The gradebook, made from what is stored, no longer counts it. It shares its path with the
+ * gradebook's GET.
  */
-export function deleteSubmission(deps: Deps): IdeHandler {
+export function deleteSubmission(deps: Deps, scopeOf: ScopedPrefix['scopeOf']): IdeHandler {
   return async (_req, res, params) => {
-    const name = classNameParam(params[0])
-    const sandboxId = decodeURIComponent(params[1] ?? '')
-    const id = decodeURIComponent(params[2] ?? '')
+    const { scope, rest } = scopeOf(params)
+    const sandboxId = decodeURIComponent(rest[0] ?? '')
+    const id = decodeURIComponent(rest[1] ?? '')
     const entry = deps.store.get(sandboxId, id)
-    if (!entry || entry.submission.className !== name || !(await deleteOne(deps, sandboxId, id)))
-      throw new PlatformError(404, `class '${name}' has no such submission`)
+    if (!entry || !scope.holds(entry.submission) || !(await deleteOne(deps, sandboxId, id)))
+      throw new PlatformError(404, `class '${scope.name}' has no such submission`)
     res.writeHead(204).end()
   }
 }
 
 /**
- * `DELETE /classes/{name}/submissions?student=S&lab=L`: the teacher deletes every submission of
- * one student for one lab (a gradebook's row), from whichever sandboxes they came. The owner
- * only, as every class route: a student's or a guest's session gets 403.
+ * `DELETE [/remotes/{remoteId}]/classes/{name}/submissions?student=S&lab=L`: the teacher deletes
+ * every submission of one student for one lab (a gradebook's row), from whichever sandboxes they
+ * came. The owner only, as every class route: a student's or a guest's session gets 403.
  */
-export function submissionDeleteRoutes(deps: Deps): IdeRoute[] {
+export function submissionDeleteRoutes(deps: Deps & { scopes: ScopedPrefix[] }): IdeRoute[] {
   const { store } = deps
-  return [
-    {
-      pattern: /^\/classes\/([^/]+)\/submissions$/,
-      methods: {
-        DELETE: async (req, res, params) => {
-          const name = classNameParam(params[0])
-          const query = new URL(req.url ?? '', 'http://stack').searchParams
-          const student = query.get('student')
-          const lab = query.get('lab')
-          if (!student || !lab) throw new PlatformError(400, 'say whose submissions: ?student=…&lab=…')
-          const chosen = store
-            .all()
-            .filter(
-              ({ submission: s }) => s.className === name && s.student === student && s.templateID === lab,
-            )
-          if (chosen.length === 0)
-            throw new PlatformError(404, `class '${name}' has no submissions of '${student}' for '${lab}'`)
-          const done = await Promise.all(
-            chosen.map(({ submission: s }) => deleteOne(deps, s.sandboxId, s.id)),
-          )
-          const deleted = done.filter(Boolean).length
-          sendJson(res, 200, { deleted } satisfies SubmissionsDeleted)
-        },
+  return deps.scopes.map(({ prefix, scopeOf }) => ({
+    pattern: new RegExp(`^${prefix}/classes/([^/]+)/submissions$`),
+    methods: {
+      DELETE: async (req, res, params) => {
+        const { scope } = scopeOf(params)
+        const name = scope.name
+        const query = new URL(req.url ?? '', 'http://stack').searchParams
+        const student = query.get('student')
+        const lab = query.get('lab')
+        if (!student || !lab) throw new PlatformError(400, 'say whose submissions: ?student=…&lab=…')
+        const chosen = store
+          .all()
+          .filter(({ submission: s }) => scope.holds(s) && s.student === student && s.templateID === lab)
+        if (chosen.length === 0)
+          throw new PlatformError(404, `class '${name}' has no submissions of '${student}' for '${lab}'`)
+        const done = await Promise.all(chosen.map(({ submission: s }) => deleteOne(deps, s.sandboxId, s.id)))
+        const deleted = done.filter(Boolean).length
+        sendJson(res, 200, { deleted } satisfies SubmissionsDeleted)
       },
     },
-  ]
+  }))
 }
