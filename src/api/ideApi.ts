@@ -170,5 +170,7 @@ export const ideApi = {
 /** Where a class's sandboxes live: the stack's own, or an E2B remote's (its key kept on the stack). */
 export type ClassPlace = { remoteId?: string }
 
-const placePath = (p: ClassPlace) => (p.remoteId ? `/remotes/${encodeURIComponent(p.remoteId)}` : '')
-const classPath = (p: ClassPlace, name: string) => `${placePath(p)}/classes/${encodeURIComponent(name)}`
+export const placePath = (p: ClassPlace) => (p.remoteId ? `/remotes/${encodeURIComponent(p.remoteId)}` : '')
+/** A class's path under /ide/api: `/classes/{name}`, under `/remotes/{remoteId}` for one on E2B. */
+export const classPath = (p: ClassPlace, name: string) =>
+  `${placePath(p)}/classes/${encodeURIComponent(name)}`

@@ -21,6 +21,9 @@ import { mapped } from './sandboxError'
  * remotes, the embedding policy and this browser's sign-in. Every failure is a SandboxError with
  * the stack's words; one that says this browser is not signed in is of kind 'signed-out'.
  */
+/** Where a class's sandboxes live: the stack's own (`{}`), or an E2B remote's. */
+export type { ClassPlace }
+
 export const localStack = {
   info: (): Promise<StackInfo> => mapped(ideApi.stack),
   sandboxes: (): Promise<SandboxSummary[]> => mapped(ideApi.sandboxes),

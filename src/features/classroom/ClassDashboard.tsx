@@ -60,13 +60,12 @@ function ClassTabs({ tab, onTab }: { tab: ClassTab; onTab(tab: ClassTab): void }
  * The teacher's dashboard of a class (`/class/{name}`): every student's state, last activity,
  * join link and last check, live; the check for everyone with how many pass; pause, resume and
  * extend for all; and per student: open their workspace, check, reset the lab, pause or resume,
- * and a new join link. A class of the stack's own has a Gradebook tab too (grades are kept by the
- * stack, so a class on E2B has none).
+ * and a new join link; the class's deadline and each student's extension; and a Gradebook tab. A
+ * class on E2B has them all too: the stack keeps and grades its submissions and its deadline.
  */
 export function ClassDashboard({ name, remoteId }: { name: string; remoteId?: string }) {
   const board = useClassBoard(name, remoteId)
-  // Deadlines are the stack's own classes' (it keeps their grades).
-  const deadline = useClassDeadline(name, !remoteId)
+  const deadline = useClassDeadline(board.place, name)
   const [extending, setExtending] = useState<string>()
   const [tab, setTab] = useState<ClassTab>('students')
   // Loaded the first time its tab is chosen, then kept (hidden) with what it shows.
@@ -75,16 +74,12 @@ export function ClassDashboard({ name, remoteId }: { name: string; remoteId?: st
     setTab(chosen)
     if (chosen === 'gradebook') setGradebookOpened(true)
   }
-  /** A tab's panel; a class on E2B has no tabs, so its one view is no panel. */
-  const panel = (id: ClassTab) =>
-    remoteId
-      ? {}
-      : {
-          id: `class-panel-${id}`,
-          role: 'tabpanel',
-          'aria-labelledby': `class-tab-${id}`,
-          hidden: tab !== id,
-        }
+  const panel = (id: ClassTab) => ({
+    id: `class-panel-${id}`,
+    role: 'tabpanel',
+    'aria-labelledby': `class-tab-${id}`,
+    hidden: tab !== id,
+  })
   const [confirming, setConfirming] = useState<{ kind: 'end' } | { kind: 'reset'; student: ClassStudent }>()
   const { view } = board
 
@@ -109,10 +104,10 @@ export function ClassDashboard({ name, remoteId }: { name: string; remoteId?: st
           {checked > 0 ? `${passing} of ${checked} passing` : 'no checks yet'}
         </span>
       </div>
-      {!remoteId && <ClassTabs tab={tab} onTab={chooseTab} />}
+      <ClassTabs tab={tab} onTab={chooseTab} />
       <section {...panel('students')}>
         <ClassActions board={board} onEnd={() => setConfirming({ kind: 'end' })} />
-        {!remoteId && <DeadlineSettings board={deadline} />}
+        <DeadlineSettings board={deadline} />
         <p role="status" className="class-summary">
           {board.summary ?? ''}
         </p>
@@ -134,23 +129,20 @@ export function ClassDashboard({ name, remoteId }: { name: string; remoteId?: st
                 student={s}
                 board={board}
                 onReset={(student) => setConfirming({ kind: 'reset', student })}
-                {...(remoteId
-                  ? {}
-                  : { due: deadline.dueOf(s.student), onExtend: (student) => setExtending(student.student) })}
+                due={deadline.dueOf(s.student)}
+                onExtend={(student) => setExtending(student.student)}
               />
             ))}
           </tbody>
         </table>
       </section>
-      {!remoteId && (
-        <section {...panel('gradebook')}>
-          {gradebookOpened && (
-            <Suspense fallback={<p className="panel-message">Loading the gradebook…</p>}>
-              <Gradebook name={name} active={tab === 'gradebook'} />
-            </Suspense>
-          )}
-        </section>
-      )}
+      <section {...panel('gradebook')}>
+        {gradebookOpened && (
+          <Suspense fallback={<p className="panel-message">Loading the gradebook…</p>}>
+            <Gradebook name={name} place={board.place} active={tab === 'gradebook'} />
+          </Suspense>
+        )}
+      </section>
       <ExtensionDialog
         student={extending}
         due={extending === undefined ? undefined : deadline.dueOf(extending)}

@@ -6,7 +6,8 @@ import type { ClassDeadlineBoard } from './useClassDeadline'
 /**
  * The class's deadline and its rules, as the teacher changes them: when it is due, what late work
  * gets (refused, or taken less a percent per started day), which on-time grade counts, and exam
- * mode. Extensions are per student, from their row.
+ * mode (not for a class on E2B: the stack cannot close its sandboxes, so the option is off and
+ * says why). Extensions are per student, from their row.
  */
 export function DeadlineSettings({ board }: { board: ClassDeadlineBoard }) {
   const { deadline } = board
@@ -18,13 +19,14 @@ export function DeadlineSettings({ board }: { board: ClassDeadlineBoard }) {
 
 function DeadlineForm({ saved, board }: { saved: ClassDeadline; board: ClassDeadlineBoard }) {
   const id = useId()
+  const onE2b = board.place.remoteId !== undefined
   const [due, setDue] = useState(toLocalInput(saved.deadline))
   const [late, setLate] = useState(saved.late.kind)
   const [percent, setPercent] = useState(
     String(saved.late.kind === 'late' ? saved.late.penaltyPercentPerDay : 10),
   )
   const [counts, setCounts] = useState(saved.counts)
-  const [examMode, setExamMode] = useState(saved.examMode)
+  const [examMode, setExamMode] = useState(saved.examMode && !onE2b)
   const penalty = Number(percent)
   const penaltyOk = percent.trim() !== '' && penalty >= 0 && penalty <= 100
   const dueOk = due === '' || fromLocalInput(due) !== undefined
@@ -84,9 +86,21 @@ function DeadlineForm({ saved, board }: { saved: ClassDeadline; board: ClassDead
         <option value="last">the last on-time submission</option>
       </select>
       <label className="class-deadline-check">
-        <input type="checkbox" checked={examMode} onChange={(event) => setExamMode(event.target.checked)} />{' '}
+        <input
+          type="checkbox"
+          checked={examMode}
+          disabled={onE2b}
+          aria-describedby={onE2b ? `${id}-exam-help` : undefined}
+          onChange={(event) => setExamMode(event.target.checked)}
+        />{' '}
         Exam mode: pause each student’s sandbox at their deadline
       </label>
+      {onE2b && (
+        <span id={`${id}-exam-help`} className="muted">
+          Not for a class on E2B: the stack cannot close its sandboxes at the deadline. Late Submits are still
+          marked (or refused).
+        </span>
+      )}
       <button type="submit" disabled={board.busy || !dueOk || (late === 'late' && !penaltyOk)}>
         Save the deadline
       </button>

@@ -1,6 +1,7 @@
 import './gradebook.css'
 import { useState } from 'react'
 import type { GradebookAttempt, GradebookRow } from '../../contract/gradebook'
+import type { ClassPlace } from '../../sandbox/localStack'
 import { ConfirmDialog } from '../../ui/ConfirmDialog'
 import { countedText, lateCell, when } from './gradeText'
 import { SimilarSection } from './SimilarSection'
@@ -16,8 +17,8 @@ const rowKey = (row: GradebookRow) => JSON.stringify([row.student, row.lab])
  * diff against the starting files, the grader's output). Regrade all asks first; Download CSV
  * saves the gradebook as the stack writes it.
  */
-export function Gradebook({ name, active }: { name: string; active: boolean }) {
-  const book = useGradebook(name, active)
+export function Gradebook({ name, place, active }: { name: string; place: ClassPlace; active: boolean }) {
+  const book = useGradebook(place, name, active)
   const [order, setOrder] = useState<'ascending' | 'descending'>('ascending')
   const [confirming, setConfirming] = useState(false)
   // The row by its key, so a refresh (after a regrade) shows its new grades.
@@ -121,7 +122,9 @@ export function Gradebook({ name, active }: { name: string; active: boolean }) {
           </tbody>
         </table>
       )}
-      {rows.some((r) => r.attempts > 0) && <SimilarSection className={name} labs={grades.data.labs} />}
+      {rows.some((r) => r.attempts > 0) && (
+        <SimilarSection className={name} place={place} labs={grades.data.labs} />
+      )}
       <ConfirmDialog
         open={confirming}
         id="class-regrade"
@@ -138,6 +141,7 @@ export function Gradebook({ name, active }: { name: string; active: boolean }) {
       {shown && shownRow && (
         <SubmissionView
           className={name}
+          place={place}
           row={shownRow}
           attempt={
             shownRow.submissions.find((s) => s.submissionId === shown.attempt.submissionId) ?? shown.attempt

@@ -2,6 +2,8 @@ import { useQuery } from '@tanstack/react-query'
 import type { SubmissionDetail } from '../../contract/gradebook'
 import type { SimilarLines, SimilarPair, SimilarSubmission } from '../../contract/similarity'
 import { classGrades } from '../../sandbox/classGrades'
+import type { ClassPlace } from '../../sandbox/localStack'
+import { classKey } from './classKey'
 import { SubmissionDialog } from './SubmissionDialog'
 
 /** A few lines around a match, so it reads in its place. */
@@ -52,10 +54,10 @@ function Side({
   )
 }
 
-function useDetail(className: string, side: SimilarSubmission) {
+function useDetail(place: ClassPlace, className: string, side: SimilarSubmission) {
   return useQuery({
-    queryKey: ['submission', className, side.sandboxId, side.submissionId],
-    queryFn: () => classGrades.submission(className, side.sandboxId, side.submissionId),
+    queryKey: ['submission', ...classKey(place, className), side.sandboxId, side.submissionId],
+    queryFn: () => classGrades.submission(place, className, side.sandboxId, side.submissionId),
   })
 }
 
@@ -65,15 +67,17 @@ function useDetail(className: string, side: SimilarSubmission) {
  */
 export function SimilarPairView({
   className,
+  place,
   pair,
   onClose,
 }: {
   className: string
+  place: ClassPlace
   pair: SimilarPair
   onClose(): void
 }) {
-  const a = useDetail(className, pair.a)
-  const b = useDetail(className, pair.b)
+  const a = useDetail(place, className, pair.a)
+  const b = useDetail(place, className, pair.b)
   const failed = a.error ?? b.error
   return (
     <SubmissionDialog

@@ -1,18 +1,27 @@
 import { Suspense, useState } from 'react'
+import type { ClassPlace } from '../../sandbox/localStack'
 import { lazyNamed } from '../../ui/lazyNamed'
 
 /** The comparison's code comes when the teacher asks for it, not with the gradebook. */
 const SimilarSubmissions = lazyNamed(() => import('./SimilarSubmissions'), 'SimilarSubmissions')
 
 /** The gradebook's "Similar submissions" section: a button until asked, then the pairs of a lab. */
-export function SimilarSection({ className, labs }: { className: string; labs: string[] }) {
+export function SimilarSection({
+  className,
+  place,
+  labs,
+}: {
+  className: string
+  place: ClassPlace
+  labs: string[]
+}) {
   const [asked, setAsked] = useState(false)
   return (
     <section aria-labelledby="similar-title" className="similar-section">
       <h3 id="similar-title">Similar submissions</h3>
       {asked ? (
         <Suspense fallback={<p className="panel-message">Loading…</p>}>
-          <SimilarSubmissions className={className} labs={labs} />
+          <SimilarSubmissions className={className} place={place} labs={labs} />
         </Suspense>
       ) : (
         <button type="button" onClick={() => setAsked(true)} onPointerEnter={SimilarSubmissions.preload}>

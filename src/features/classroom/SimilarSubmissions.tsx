@@ -2,6 +2,8 @@ import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { SimilarLines, SimilarPair } from '../../contract/similarity'
 import { classGrades } from '../../sandbox/classGrades'
+import type { ClassPlace } from '../../sandbox/localStack'
+import { classKey } from './classKey'
 import { SimilarPairView } from './SimilarPairView'
 
 const percent = (share: number) => `${Math.round(share * 100)}%`
@@ -12,12 +14,20 @@ const lines = ({ path, from, to }: SimilarLines) => `${path} ${from === to ? fro
  * share of shared code and where it is; a pair opens both side by side. Never a verdict: short or
  * formulaic labs share code honestly, and the caption says so.
  */
-export function SimilarSubmissions({ className, labs }: { className: string; labs: string[] }) {
+export function SimilarSubmissions({
+  className,
+  place,
+  labs,
+}: {
+  className: string
+  place: ClassPlace
+  labs: string[]
+}) {
   const [lab, setLab] = useState(labs[0] ?? '')
   const [shown, setShown] = useState<SimilarPair>()
   const report = useQuery({
-    queryKey: ['similar', className, lab],
-    queryFn: () => classGrades.similar(className, lab),
+    queryKey: ['similar', ...classKey(place, className), lab],
+    queryFn: () => classGrades.similar(place, className, lab),
     enabled: lab !== '',
   })
   return (
@@ -96,7 +106,14 @@ export function SimilarSubmissions({ className, labs }: { className: string; lab
           Not compared: {report.data.skipped.map((s) => `${s.student}'s ${s.path} (${s.why})`).join(', ')}.
         </p>
       )}
-      {shown && <SimilarPairView className={className} pair={shown} onClose={() => setShown(undefined)} />}
+      {shown && (
+        <SimilarPairView
+          className={className}
+          place={place}
+          pair={shown}
+          onClose={() => setShown(undefined)}
+        />
+      )}
     </>
   )
 }

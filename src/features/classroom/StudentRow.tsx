@@ -60,9 +60,9 @@ export function StudentRow({
   student: ClassStudent
   board: ClassBoard
   onReset(student: ClassStudent): void
-  /** Their deadline (a class of the stack's own with one). */
+  /** Their deadline, when the class has one. */
   due?: { at: string; extended: boolean } | undefined
-  /** Asks for their extension (a class of the stack's own). */
+  /** Asks for their extension. */
   onExtend?: (student: ClassStudent) => void
 }) {
   const { now, busy, place } = board

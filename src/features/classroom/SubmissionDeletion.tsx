@@ -3,6 +3,7 @@ import { useState } from 'react'
 import type { GradebookAttempt } from '../../contract/gradebook'
 import { classGrades } from '../../sandbox/classGrades'
 import { ConfirmDialog } from '../../ui/ConfirmDialog'
+import { classKey } from './classKey'
 import { when } from './gradeText'
 import type { ShownSubmission } from './shownSubmission'
 
@@ -13,14 +14,19 @@ type Deleting = { kind: 'one'; attempt: GradebookAttempt } | { kind: 'all' }
  * lab, each asked first (Cancel has the focus; Escape cancels). The snapshot goes for good and the
  * gradebook counts without it; the view moves to another attempt, or closes when none is left.
  */
-export function SubmissionDeletion({ className, row, attempt, onAttempt, onClose }: ShownSubmission) {
+export function SubmissionDeletion({ className, place, row, attempt, onAttempt, onClose }: ShownSubmission) {
   const queryClient = useQueryClient()
   const [asking, setAsking] = useState<Deleting>()
   const remove = useMutation({
     mutationFn: async (what: Deleting) => {
       if (what.kind === 'one')
-        await classGrades.deleteSubmission(className, what.attempt.sandboxId, what.attempt.submissionId)
-      else await classGrades.deleteSubmissions(className, row.student, row.lab)
+        await classGrades.deleteSubmission(
+          place,
+          className,
+          what.attempt.sandboxId,
+          what.attempt.submissionId,
+        )
+      else await classGrades.deleteSubmissions(place, className, row.student, row.lab)
     },
     onSuccess: async (_answer, what) => {
       const left =
@@ -29,7 +35,7 @@ export function SubmissionDeletion({ className, row, attempt, onAttempt, onClose
       const next = left.find((s) => s.submissionId === row.counted?.submissionId) ?? left.at(-1)
       if (next) onAttempt(next)
       else onClose()
-      await queryClient.invalidateQueries({ queryKey: ['grades', className] })
+      await queryClient.invalidateQueries({ queryKey: ['grades', ...classKey(place, className)] })
     },
   })
   const many = row.submissions.length

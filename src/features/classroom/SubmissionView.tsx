@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import type { SubmissionDetail } from '../../contract/gradebook'
 import { classGrades } from '../../sandbox/classGrades'
+import { classKey } from './classKey'
 import { scoreText, when } from './gradeText'
 import { SubmissionDeletion } from './SubmissionDeletion'
 import { SubmissionDialog } from './SubmissionDialog'
@@ -71,10 +72,10 @@ function Grade({ grade }: { grade: NonNullable<SubmissionDetail['grade']> }) {
  * and lab is one choice away.
  */
 export function SubmissionView(props: ShownSubmission) {
-  const { className, row, attempt, onAttempt, onClose } = props
+  const { className, place, row, attempt, onAttempt, onClose } = props
   const detail = useQuery({
-    queryKey: ['submission', className, attempt.sandboxId, attempt.submissionId],
-    queryFn: () => classGrades.submission(className, attempt.sandboxId, attempt.submissionId),
+    queryKey: ['submission', ...classKey(place, className), attempt.sandboxId, attempt.submissionId],
+    queryFn: () => classGrades.submission(place, className, attempt.sandboxId, attempt.submissionId),
   })
   const index = row.submissions.findIndex((s) => s.submissionId === attempt.submissionId)
   const counted = row.counted?.submissionId

@@ -2,8 +2,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { type Gradebook, gradebookCsv, type RegradeAnswer } from '../../contract/gradebook'
 import { classGrades } from '../../sandbox/classGrades'
+import type { ClassPlace } from '../../sandbox/localStack'
 import { reportErrors } from '../../ui/notifications'
 import { saveToComputer } from '../../ui/saveToComputer'
+import { classKey } from './classKey'
 
 /** Submissions come in one at a time: a slower look than the students' table's is live enough. */
 const gradesRefreshMs = 10_000
@@ -21,12 +23,12 @@ export function regradeSummary({ regraded, changed, failed }: RegradeAnswer): st
  * `summary`) and Download CSV: the gradebook asked for afresh and written by the stack's own CSV
  * writer (src/contract/gradebook.ts), so the file is the one `npm run class -- --grades --csv` prints.
  */
-export function useGradebook(name: string, active: boolean) {
+export function useGradebook(place: ClassPlace, name: string, active: boolean) {
   const queryClient = useQueryClient()
-  const key = ['grades', name]
+  const key = ['grades', ...classKey(place, name)]
   const grades = useQuery({
     queryKey: key,
-    queryFn: () => classGrades.grades(name),
+    queryFn: () => classGrades.grades(place, name),
     // Only while its tab is shown.
     refetchInterval: active ? gradesRefreshMs : false,
   })
@@ -34,7 +36,7 @@ export function useGradebook(name: string, active: boolean) {
   const regrade = useMutation({
     mutationFn: () => {
       setSummary('Regrading every submission against the lab as it is now…')
-      return classGrades.regrade(name)
+      return classGrades.regrade(place, name)
     },
     onSuccess: (answer) => setSummary(regradeSummary(answer)),
     onError: (err) => {
@@ -44,14 +46,14 @@ export function useGradebook(name: string, active: boolean) {
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: key }),
-        queryClient.invalidateQueries({ queryKey: ['submission', name] }),
+        queryClient.invalidateQueries({ queryKey: ['submission', ...classKey(place, name)] }),
       ]),
   })
   const downloadCsv = () =>
     reportErrors('Downloading the grades failed', async () => {
       const book = await queryClient.fetchQuery<Gradebook>({
         queryKey: key,
-        queryFn: () => classGrades.grades(name),
+        queryFn: () => classGrades.grades(place, name),
         staleTime: 0,
       })
       saveToComputer(new Blob([gradebookCsv(book)], { type: 'text/csv;charset=utf-8' }), `grades-${name}.csv`)
