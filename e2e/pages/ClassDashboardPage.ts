@@ -8,7 +8,7 @@ export class ClassDashboardPage {
     readonly className: string,
   ) {}
 
-  /** The class's deadline and its rules, under the toolbar (a class of the stack's own). */
+  /** The class's deadline and its rules, under the toolbar. */
   get deadline(): Locator {
     return this.page.getByRole('form', { name: 'Deadline' })
   }
