@@ -318,13 +318,17 @@ export async function relinkStudent(
   return { ...sandbox, ideUrl: await studentUrl(access, sandbox.sandboxId, student, className) }
 }
 
-/** The stack's own gradebooks only: submissions are made and kept by the stack. */
+/** A class's path in the IDE API: the stack's own, or an E2B remote's (`--remote`, `--e2b-api-key`). */
+function classApiPath(access: PlatformAccess, className: string): string {
+  const place = access.remoteId === undefined ? '' : `/remotes/${encodeURIComponent(access.remoteId)}`
+  return `${place}/classes/${encodeURIComponent(className)}`
+}
+
+/** The class's gradebook's path: the stack keeps and grades the submissions, on E2B too. */
 function gradesPath(access: PlatformAccess, className: string): string {
   if (!access.ideToken)
     throw new Error("the gradebook needs the stack's IDE token: pass --data with its data folder")
-  if (access.remoteId !== undefined)
-    throw new Error('grades are kept for the classes of the stack itself, not of an E2B remote')
-  return `/classes/${encodeURIComponent(className)}/grades`
+  return `${classApiPath(access, className)}/grades`
 }
 
 /** A class's gradebook: each student's counted score per lab, attempts, last submission. */
@@ -353,8 +357,8 @@ export async function classGradesCsv(access: PlatformAccess, className: string):
 export type DeadlineSettings = Omit<ClassDeadline, 'extensions' | 'deadline'> & { deadline: string | null }
 
 /**
- * Sets a class's deadline, late policy, which grade counts and exam mode (the stack's own
- * classes); what `changes` leaves out stays as it was.
+ * Sets a class's deadline, late policy, which grade counts and exam mode (the stack's own classes
+ * only: a class on E2B answers 400 to it); what `changes` leaves out stays as it was.
  */
 export async function setClassDeadline(
   access: PlatformAccess,
@@ -363,9 +367,7 @@ export async function setClassDeadline(
 ): Promise<ClassDeadline> {
   if (!access.ideToken)
     throw new Error("a deadline needs the stack's IDE token: pass --data with its data folder")
-  if (access.remoteId !== undefined)
-    throw new Error('deadlines are kept for the classes of the stack itself, not of an E2B remote')
-  const path = `/classes/${encodeURIComponent(className)}/deadline`
+  const path = `${classApiPath(access, className)}/deadline`
   const { extensions: _kept, deadline, ...now } = await ideCall<ClassDeadline>(access, 'GET', path)
   return ideCall<ClassDeadline>(access, 'PUT', path, {
     ...now,

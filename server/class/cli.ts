@@ -58,6 +58,7 @@ Options:
                     them, marked late, losing P percent of their score for each started day
   --counts best|last  which on-time submission counts (default best)
   --exam            exam mode: a student's sandbox is paused at their deadline, and stays so
+                    (the stack's own classes: not for a class on E2B)
   --e2b-api-key K   make the class on E2B with this key (kept by the stack, sent nowhere else)
   --e2b-api-url URL  E2B's API (default https://api.e2b.app), e.g. a self-hosted E2B
   --e2b-domain NAME  E2B's sandbox domain when it is not the API's (default: from --e2b-api-url)

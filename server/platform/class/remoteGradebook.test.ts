@@ -7,6 +7,7 @@ import { rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ClassDeadline } from '../../../src/contract/deadlines'
 import type { Gradebook, GradebookRow } from '../../../src/contract/gradebook'
+import { classGrades, classGradesCsv, setClassDeadline } from '../../class/classroom'
 import { browserCall } from '../testing/browserCall'
 import { copyGradedLabs, passingSolution } from '../testing/gradedClass'
 import { ideCall } from '../testing/ideCall'
@@ -24,6 +25,13 @@ describe('the gradebook and deadline of a class on E2B', () => {
   let remoteId: string
   const sandboxes: Record<string, { sandboxId: string; runtimeUrl: string; accessToken: string }> = {}
   let adaSession: Record<string, string>
+  /** What `npm run class -- --remote ID` calls the stack with. */
+  const access = () => ({
+    url: stack.url,
+    apiKey: stack.apiKey,
+    ideToken: stack.platform.ideToken.current(),
+    remoteId,
+  })
   const classPath = (rest = '') => `/remotes/${remoteId}/classes/friday${rest}`
   const owner = (method: string, path: string, body?: unknown) => ideCall(stack.platform, method, path, body)
   const asAda = (method: string, path: string, body?: unknown) =>
@@ -110,6 +118,9 @@ describe('the gradebook and deadline of a class on E2B', () => {
       examMode: false,
       extensions: {},
     })
+    // `npm run class -- --grades friday --remote ID` reads the same gradebook.
+    expect(await classGrades(access(), 'friday')).toEqual(book)
+    expect(await classGradesCsv(access(), 'friday')).toBe(csv.text)
     // Not a class of the stack's own, nor one this remote has.
     expect((await owner('GET', '/classes/friday/grades')).status).toBe(404)
     const none = await owner('GET', `/remotes/${remoteId}/classes/saturday/grades`)
@@ -146,8 +157,17 @@ describe('the gradebook and deadline of a class on E2B', () => {
     const exam = await owner('PUT', classPath('/deadline'), { ...rules, examMode: true })
     expect(exam.status).toBe(400)
     expect(exam.json.message).toContain('exam mode is for the classes of the stack itself')
+    await expect(setClassDeadline(access(), 'friday', { examMode: true })).rejects.toThrow(
+      /exam mode is for the classes of the stack itself/,
+    )
     const set = await owner('PUT', classPath('/deadline'), { ...rules, examMode: false })
     expect(set.status, set.text).toBe(200)
+    // `npm run class -- --class friday --counts last --remote ID` changes it there too, and back.
+    expect(await setClassDeadline(access(), 'friday', { counts: 'last' })).toMatchObject({
+      deadline: past,
+      counts: 'last',
+    })
+    expect((await owner('PUT', classPath('/deadline'), { ...rules, examMode: false })).status).toBe(200)
     const later = iso(Date.now() + hour)
     const extended = await owner('PUT', classPath('/extensions/ben'), { until: later })
     expect(extended.status, extended.text).toBe(200)
