@@ -124,23 +124,36 @@ export async function explorerFigures(): Promise<Figure[]> {
         )
     }
 
-    // Click to the first child row on screen (burst/ is expanded too: wait for big/'s own first row).
-    const firstRows = await page.evaluate(async () => {
-      const row = [...document.querySelectorAll('[role="treeitem"]')].find(
-        (r) => r.getAttribute('aria-label') === 'big',
-      ) as HTMLElement
-      const t = performance.now()
-      row.click()
-      await new Promise<void>((resolve) => {
-        const deadline = performance.now() + 60_000
-        const check = () =>
-          document.querySelector('[role="treeitem"][aria-label="000001"]') || performance.now() > deadline
-            ? resolve()
-            : requestAnimationFrame(check)
-        check()
+    // Click to the first child row on screen (burst/ is expanded too: wait for big/'s own first row),
+    // five times, the page loaded anew before each so that nothing of the last listing is kept.
+    const clickToFirstRows = () =>
+      page.evaluate(async () => {
+        const row = [...document.querySelectorAll('[role="treeitem"]')].find(
+          (r) => r.getAttribute('aria-label') === 'big',
+        ) as HTMLElement
+        if (row.getAttribute('aria-expanded') === 'true') throw new Error('big/ is open already')
+        const t = performance.now()
+        row.click()
+        await new Promise<void>((resolve) => {
+          const deadline = performance.now() + 60_000
+          const check = () =>
+            document.querySelector('[role="treeitem"][aria-label="000001"]') || performance.now() > deadline
+              ? resolve()
+              : requestAnimationFrame(check)
+          check()
+        })
+        return performance.now() - t
       })
-      return performance.now() - t
-    })
+    const firstRows: number[] = []
+    for (let i = 0; i < 5; i++) {
+      if (i > 0) {
+        await page.reload()
+        await bigRow.waitFor()
+        // The page settled (its other first calls answered) before the click, as a user's would be.
+        await new Promise((r) => setTimeout(r, 1_000))
+      }
+      firstRows.push(await clickToFirstRows())
+    }
 
     // Scroll through the folder, one step per frame, recording frame times.
     const frames = await page.evaluate(async () => {
@@ -180,10 +193,10 @@ export async function explorerFigures(): Promise<Figure[]> {
       },
       {
         name: 'click on that folder to its first rows on screen',
-        median: firstRows,
+        median: median(firstRows),
         unit: 'ms',
-        runs: 1,
-        note: 'includes ListDir',
+        runs: firstRows.length,
+        note: `includes ListDir; goal 1,500; slowest ${Math.max(...firstRows).toFixed(0)} ms`,
       },
       {
         name: 'scrolling 100,000 rows: frame time',
