@@ -1,5 +1,6 @@
 // `npm run runtime -- --port N [--access-token T]`: one envd-compatible runtime, alone.
 import { createInterface } from 'node:readline'
+import { startIdleCollector } from './idleCollector'
 import { parseRuntimeArgs, type StdinLineReader, usage } from './options'
 import { startRuntime } from './server'
 
@@ -40,6 +41,9 @@ if (options === 'help') {
 }
 
 const runtime = await startRuntime(options)
+// Where Node gives `gc()` (the launcher's flags do, server/nodeFlags.ts).
+const gc = (globalThis as { gc?: () => void }).gc
+const stopCollecting = gc ? startIdleCollector({ gc }) : () => {}
 console.log(
   `runtime: listening on ${runtime.url}${options.socket ? ` and unix:${options.socket}` : ''} ` +
     `as user '${options.defaultUser}', ` +
@@ -47,6 +51,7 @@ console.log(
 )
 const stop = async (signal: string) => {
   console.log(`runtime: ${signal}, shutting down`)
+  stopCollecting()
   await runtime.close()
   process.exit(0)
 }

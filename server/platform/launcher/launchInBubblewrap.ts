@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { envdPort } from '../../../src/contract/runtimeExtensions'
-import { nodeFlags } from '../../nodeFlags'
+import { runtimeNodeFlags } from '../../nodeFlags'
 import {
   bubblewrapArgs,
   bubblewrapMountPoints,
@@ -92,7 +92,7 @@ export async function launchInBubblewrap(
     '4',
     '--',
     bwrap.node,
-    ...nodeFlags,
+    ...runtimeNodeFlags,
     bwrap.runtime,
     ...runtimeFlags(sandboxUser.name, sandboxUser.home, {
       port: envdPort,

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs'
 import { userInfo } from 'node:os'
-import { nodeFlags } from '../../nodeFlags'
+import { runtimeNodeFlags } from '../../nodeFlags'
 import type { LauncherBasics } from './launcherBasics'
 import { launchRuntime } from './launchRuntime'
 import { runtimeFlags, runtimeStdin } from './runtimeInvocation'
@@ -15,7 +15,7 @@ export function unisolatedLauncher(basics: LauncherBasics, reason: string): Sand
   const me = userInfo().username
   const warning = `sandboxes are NOT isolated: ${reason}; each runtime runs directly on this machine as '${me}' and can reach everything '${me}' can`
   log(`launcher: ${warning}`)
-  const node = [nodePath, ...nodeFlags]
+  const node = [nodePath, ...runtimeNodeFlags]
   const runner = existsSync(setprivPath) ? [setprivPath, '--pdeathsig', 'KILL', '--', ...node] : node
   return {
     isolation: 'none',
