@@ -62,6 +62,18 @@ describe('startIdleCollector', () => {
     expect(state.collections).toBe(1)
   })
 
+  it("counts growth from the lowest heap it saw, so a collection of V8's own counts too", () => {
+    const { state, look } = setup()
+    state.heap = 14 * MiB
+    look()
+    // V8 collected on its own: growth counts from there, not from 12 MiB.
+    state.heap = 9 * MiB
+    look()
+    state.heap = 9 * MiB + collectAfterGrowthBytes
+    look()
+    expect(state.collections).toBe(1)
+  })
+
   it('stops looking when told', () => {
     const { state, stop } = setup()
     stop()

@@ -48,11 +48,14 @@ export function startIdleCollector({
   utilization = utilizationSinceLastCall(),
   every = everyUnref,
 }: IdleCollectorOptions): () => void {
-  let afterLast = heapUsed()
+  /** The heap at its lowest since the last collection (V8's own collections lower it too). */
+  let lowest = heapUsed()
   return every(lookEveryMs, () => {
     const busy = utilization()
-    if (heapUsed() - afterLast < collectAfterGrowthBytes || busy >= quietBelowUtilization) return
+    const used = heapUsed()
+    lowest = Math.min(lowest, used)
+    if (used - lowest < collectAfterGrowthBytes || busy >= quietBelowUtilization) return
     gc()
-    afterLast = heapUsed()
+    lowest = heapUsed()
   })
 }
