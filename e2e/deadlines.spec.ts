@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { type BrowserContext, expect, type Page, test } from '@playwright/test'
 import type { ClassDeadline } from '../src/contract/deadlines'
 import { axeFindings } from './axeFindings'
+import { isoOf, localInput } from './dateFields'
 import { ClassDashboardPage } from './pages/ClassDashboardPage'
 import { LabPanelPage } from './pages/LabPanelPage'
 import { WorkbenchPage } from './pages/WorkbenchPage'
@@ -67,17 +68,6 @@ test('past the deadline a Submit is refused with why, and the panel then says th
   await expect(lab().panel.getByText('Nothing submitted yet.')).toBeVisible()
   await expect(lab().latestGrade).toHaveCount(0)
 })
-
-/** A time as a `datetime-local` field takes it, in the page's own time zone ("2026-03-01T17:00"). */
-const localInput = (on: Page, ms: number) =>
-  on.evaluate((at) => {
-    const d = new Date(at)
-    const pad = (n: number) => String(n).padStart(2, '0')
-    return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`
-  }, ms)
-
-/** What the stack keeps of such a field's time: the page's reading of it, in UTC. */
-const isoOf = (on: Page, local: string) => on.evaluate((value) => new Date(value).toISOString(), local)
 
 const heldDeadline = async () => {
   const answer = await stack.ideApi('GET', '/classes/monday/deadline')

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
 import type { ClassDeadline } from '../src/contract/deadlines'
 import { axeFindings } from './axeFindings'
+import { isoOf, localInput } from './dateFields'
 import { ClassDashboardPage } from './pages/ClassDashboardPage'
 import { GradebookPage } from './pages/GradebookPage'
 import { freePort, LocalStack } from './stack'
@@ -26,15 +27,6 @@ async function asTool<T>(method: string, path: string, body?: unknown): Promise<
   expect(res.ok, `${method} ${path}: ${res.status} ${await res.clone().text()}`).toBe(true)
   return (await res.json()) as T
 }
-
-/** A time as the form's datetime-local field takes it, in the page's own time zone. */
-const localInput = (on: Page, ms: number) =>
-  on.evaluate((at) => {
-    const d = new Date(at)
-    const pad = (n: number) => String(n).padStart(2, '0')
-    return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`
-  }, ms)
-const isoOf = (on: Page, local: string) => on.evaluate((value) => new Date(value).toISOString(), local)
 
 test.beforeAll(async ({ browser }) => {
   cloud = new LocalStack(await freePort(), ['--no-default-sandbox', '--templates', labs])

@@ -1,20 +1,12 @@
 import { Suspense, useState } from 'react'
-import type { ClassPlace } from '../../sandbox/localStack'
 import { lazyNamed } from '../../ui/lazyNamed'
+import type { SimilarSubmissionsProps } from './SimilarSubmissions'
 
 /** The comparison's code comes when the teacher asks for it, not with the gradebook. */
 const SimilarSubmissions = lazyNamed(() => import('./SimilarSubmissions'), 'SimilarSubmissions')
 
 /** The gradebook's "Similar submissions" section: a button until asked, then the pairs of a lab. */
-export function SimilarSection({
-  className,
-  place,
-  labs,
-}: {
-  className: string
-  place: ClassPlace
-  labs: string[]
-}) {
+export function SimilarSection({ className, place, labs }: SimilarSubmissionsProps) {
   const [asked, setAsked] = useState(false)
   return (
     <section aria-labelledby="similar-title" className="similar-section">

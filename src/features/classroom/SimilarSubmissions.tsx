@@ -9,20 +9,19 @@ import { SimilarPairView } from './SimilarPairView'
 const percent = (share: number) => `${Math.round(share * 100)}%`
 const lines = ({ path, from, to }: SimilarLines) => `${path} ${from === to ? from : `${from}–${to}`}`
 
+/** A class's place and name, and the labs whose submissions may be compared. */
+export interface SimilarSubmissionsProps {
+  className: string
+  place: ClassPlace
+  labs: string[]
+}
+
 /**
  * The most similar pairs of a lab's latest submissions, for the teacher to read: each with its
  * share of shared code and where it is; a pair opens both side by side. Never a verdict: short or
  * formulaic labs share code honestly, and the caption says so.
  */
-export function SimilarSubmissions({
-  className,
-  place,
-  labs,
-}: {
-  className: string
-  place: ClassPlace
-  labs: string[]
-}) {
+export function SimilarSubmissions({ className, place, labs }: SimilarSubmissionsProps) {
   const [lab, setLab] = useState(labs[0] ?? '')
   const [shown, setShown] = useState<SimilarPair>()
   const report = useQuery({
