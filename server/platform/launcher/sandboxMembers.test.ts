@@ -193,7 +193,18 @@ describe('members read from the sandbox’s cgroup', () => {
     const exited = new Promise<number | null>((resolve) => held.child.once('exit', resolve))
     const fromGroup = pidNamespaceMembers(outer, () => held.group)
     const fromProc = pidNamespaceMembers(outer)
-    const ready = waitFor(async () => (await fromGroup()).length >= 6, 'the namespace to fill')
+    // Six that stay (init, sleep, the sub-shell and its two sleeps, the loop's shell), seen by both
+    // looks: a short-lived /bin/true of the loop must not stand in for one not started yet.
+    const steady = async () => {
+      const proc = await fromProc()
+      return (await fromGroup()).filter((pid) => proc.includes(pid))
+    }
+    const twice = async () => {
+      if ((await steady()).length < 6) return false
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      return (await steady()).length >= 6
+    }
+    const ready = waitFor(twice, 'the namespace to fill')
     const early = await Promise.race([exited.then((code) => ({ code })), ready.then(() => undefined)])
     if (early) return ctx.skip(`unshare cannot make a PID namespace here (exit code ${early.code})`)
     // The churning loop's short-lived processes come and go between two looks: compare the rest.
