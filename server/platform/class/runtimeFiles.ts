@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http'
 import { request as httpsRequest } from 'node:https'
-import { Code, ConnectError, createClient, type Interceptor } from '@connectrpc/connect'
+import { Code, ConnectError, createClient } from '@connectrpc/connect'
 import { type EntryInfo, Filesystem } from '../../../src/gen/filesystem_pb'
 import { sandboxUser } from '../launcher/sandboxEtcFiles'
 import { lookupWithLocalhost, type RuntimeAddress, transportFor } from './sandboxCommands'
@@ -39,12 +39,7 @@ export interface RuntimeFiles {
  * (filesystem.Filesystem and /files), so it reads an E2B sandbox as it reads one of the stack's.
  */
 export function runtimeFiles(runtime: RuntimeAddress): RuntimeFiles {
-  const { accessToken } = runtime
-  const token: Interceptor = (next) => (req) => {
-    if (accessToken) req.header.set('X-Access-Token', accessToken)
-    return next(req)
-  }
-  const client = createClient(Filesystem, transportFor(runtime, [token]))
+  const client = createClient(Filesystem, transportFor(runtime))
   const call = { timeoutMs: callTimeoutMs, headers: { Authorization: basicUser } }
   return {
     async list(path) {

@@ -57,8 +57,14 @@ export function lookupWithLocalhost(
   else callback(null, '127.0.0.1', 4)
 }
 
-/** A Connect transport to a sandbox's runtime, local or on E2B. */
-export function transportFor(runtime: RuntimeAddress, interceptors: Interceptor[]) {
+/** A Connect transport to a sandbox's runtime, local or on E2B, each call carrying the sandbox's token. */
+export function transportFor(runtime: RuntimeAddress) {
+  const { accessToken } = runtime
+  const token: Interceptor = (next) => (req) => {
+    if (accessToken) req.header.set('X-Access-Token', accessToken)
+    return next(req)
+  }
+  const interceptors = [token]
   if ('runtimeUrl' in runtime)
     return createConnectTransport({
       baseUrl: runtime.runtimeUrl,
@@ -81,12 +87,7 @@ export function transportFor(runtime: RuntimeAddress, interceptors: Interceptor[
  * own; over HTTPS to E2B's sandbox domain for a sandbox on E2B.
  */
 export function sandboxCommands(runtime: RuntimeAddress): SandboxCommands {
-  const { accessToken } = runtime
-  const token: Interceptor = (next) => (req) => {
-    if (accessToken) req.header.set('X-Access-Token', accessToken)
-    return next(req)
-  }
-  const client: Client<typeof Process> = createClient(Process, transportFor(runtime, [token]))
+  const client: Client<typeof Process> = createClient(Process, transportFor(runtime))
   return {
     async run(cmd, args, { cwd, timeoutMs, tag }) {
       let output = ''
