@@ -90,14 +90,7 @@ test('the teacher sets the deadline on the dashboard and gives ada an extension;
     // An hour from now; late work taken, less 15% a day; the last on-time submission counts.
     const form = dashboard.deadline
     const classDue = await localInput(teacher, Date.now() + 60 * minute)
-    await form.getByRole('textbox', { name: 'Deadline', exact: true }).fill(classDue)
-    await form
-      .getByRole('combobox', { name: 'After it' })
-      .selectOption({ label: 'take them late, less a penalty' })
-    await form.getByRole('spinbutton', { name: 'Penalty per day started (%)' }).fill('15')
-    await form
-      .getByRole('combobox', { name: 'Grade that counts' })
-      .selectOption({ label: 'the last on-time submission' })
+    await dashboard.fillDeadline(classDue, 15, 'the last on-time submission')
     await form.getByRole('button', { name: 'Save the deadline' }).click()
     await expect(form.getByRole('status')).toHaveText('The deadline is saved.')
     // The form shows what the stack now holds, and the stack holds what the form said.

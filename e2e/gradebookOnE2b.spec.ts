@@ -73,11 +73,7 @@ test('the teacher sets the deadline on the form and gives ben an extension; the 
   await expect(exam).toHaveAccessibleDescription(/Not for a class on E2B/)
 
   const classDue = await localInput(teacher, Date.now() + 60 * minute)
-  await form.getByRole('textbox', { name: 'Deadline', exact: true }).fill(classDue)
-  await form
-    .getByRole('combobox', { name: 'After it' })
-    .selectOption({ label: 'take them late, less a penalty' })
-  await form.getByRole('spinbutton', { name: 'Penalty per day started (%)' }).fill('15')
+  await dashboard().fillDeadline(classDue, 15)
   await form.getByRole('button', { name: 'Save the deadline' }).click()
   await expect(form.getByRole('status')).toHaveText('The deadline is saved.')
   await expect(form.getByRole('textbox', { name: 'Deadline', exact: true })).toHaveValue(classDue)

@@ -13,6 +13,21 @@ export class ClassDashboardPage {
     return this.page.getByRole('form', { name: 'Deadline' })
   }
 
+  /**
+   * Fills the deadline form as a teacher does: the time (as its datetime-local field takes it),
+   * late work taken less `penaltyPercent` a day, and which grade counts when given. Not saved.
+   */
+  async fillDeadline(due: string, penaltyPercent: number, counts?: string): Promise<void> {
+    const form = this.deadline
+    await form.getByRole('textbox', { name: 'Deadline', exact: true }).fill(due)
+    await form
+      .getByRole('combobox', { name: 'After it' })
+      .selectOption({ label: 'take them late, less a penalty' })
+    await form.getByRole('spinbutton', { name: 'Penalty per day started (%)' }).fill(String(penaltyPercent))
+    if (counts)
+      await form.getByRole('combobox', { name: 'Grade that counts' }).selectOption({ label: counts })
+  }
+
   /** The dialog of a student's Extension… (their own deadline). */
   extensionDialog(student: string): Locator {
     return this.page.getByRole('dialog', { name: `An extension for ${student}` })
