@@ -421,16 +421,23 @@ static napi_value queue_job(napi_env env, job_t *job, const char *name) {
   return promise;
 }
 
-static napi_value read_dir_entries(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value argv[2];
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+/** A job of `kind`, zeroed; NULL with a JavaScript error thrown when there is no memory for it. */
+static job_t *new_job(napi_env env, job_kind_t kind) {
   job_t *job = calloc(1, sizeof(job_t));
   if (!job) {
     napi_throw_error(env, NULL, "out of memory");
     return NULL;
   }
-  job->kind = READ_ALL;
+  job->kind = kind;
+  return job;
+}
+
+static napi_value read_dir_entries(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  job_t *job = new_job(env, READ_ALL);
+  if (!job) return NULL;
   job->dir = argc > 0 ? string_arg(env, argv[0], NULL) : NULL;
   job->prefix = argc > 1 ? string_arg(env, argv[1], &job->prefix_len) : NULL;
   if (!job->dir || !job->prefix) {
@@ -445,12 +452,8 @@ static napi_value read_dir_names(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value argv[1];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  job_t *job = calloc(1, sizeof(job_t));
-  if (!job) {
-    napi_throw_error(env, NULL, "out of memory");
-    return NULL;
-  }
-  job->kind = READ_NAMES;
+  job_t *job = new_job(env, READ_NAMES);
+  if (!job) return NULL;
   job->dir = argc > 0 ? string_arg(env, argv[0], NULL) : NULL;
   job->prefix = copy_bytes("", 0);
   if (!job->dir || !job->prefix) {
@@ -465,12 +468,8 @@ static napi_value stat_dir_entries(napi_env env, napi_callback_info info) {
   size_t argc = 3;
   napi_value argv[3];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  job_t *job = calloc(1, sizeof(job_t));
-  if (!job) {
-    napi_throw_error(env, NULL, "out of memory");
-    return NULL;
-  }
-  job->kind = STAT_NAMES;
+  job_t *job = new_job(env, STAT_NAMES);
+  if (!job) return NULL;
   job->dir = argc > 0 ? string_arg(env, argv[0], NULL) : NULL;
   job->prefix = argc > 2 ? string_arg(env, argv[2], &job->prefix_len) : NULL;
   bool is_array = false;
