@@ -25,13 +25,13 @@ const byName = (entries: DescribedEntry[]) =>
 describe('describeDirectory', () => {
   const users = new UserDirectory('root')
   let dir: string
-  beforeAll(() => {
+  beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'dir-entries-'))
     writeFileSync(join(dir, 'plain.txt'), 'hello')
     writeFileSync(join(dir, 'with-metadata'), '')
-    setAttribute(join(dir, 'with-metadata'), 'user.e2b.owner', 'ada')
-    setAttribute(join(dir, 'with-metadata'), 'user.e2b.bad', Buffer.from([0xff, 0xfe]))
-    setAttribute(join(dir, 'with-metadata'), 'user.other', 'not ours')
+    await setAttribute(join(dir, 'with-metadata'), 'user.e2b.owner', 'ada')
+    await setAttribute(join(dir, 'with-metadata'), 'user.e2b.bad', Buffer.from([0xff, 0xfe]))
+    await setAttribute(join(dir, 'with-metadata'), 'user.other', 'not ours')
     mkdirSync(join(dir, 'folder'))
     chmodSync(join(dir, 'folder'), 0o1777)
     writeFileSync(join(dir, 'setuid'), '')
@@ -75,7 +75,7 @@ describe('describeDirectory', () => {
       if (i % 997 === 0) symlinkSync(`e${i + 1}`, name)
       else if (i % 1009 === 0) mkdirSync(name)
       else writeFileSync(name, 'x'.repeat(i % 7))
-      if (i % 1013 === 0 && i % 997 !== 0) setAttribute(name, 'user.e2b.n', String(i))
+      if (i % 1013 === 0 && i % 997 !== 0) await setAttribute(name, 'user.e2b.n', String(i))
     }
     const native = await describeDirectory(big, '/shown', users)
     const plain = await describeDirectory(big, '/shown', users, undefined)
