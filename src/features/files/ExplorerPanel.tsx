@@ -10,8 +10,9 @@ import { useExternalStore } from '../../ui/useExternalStore'
 import type { MenuItem } from './ContextMenu'
 import { childPath, explorerActions } from './explorerActions'
 import { FileTreeView, type TreeCommands } from './FileTreeView'
-import { type FileTree, parentOf, type TreeRow } from './fileTree'
+import { type FileTree, parentOf } from './fileTree'
 import { NameForm } from './NameForm'
+import type { TreeRow } from './treeRows'
 import { UploadList } from './UploadList'
 import { droppedFiles, UploadQueue } from './uploads'
 import { loadDir, useFileTree } from './useFileTree'
@@ -82,7 +83,7 @@ function Explorer({
       .querySelector('[role="tree"][aria-label="Files"]')
       ?.getAttribute('aria-activedescendant')
     const index = Number(id?.replace('tree-row-', ''))
-    return Number.isInteger(index) ? rows[index] : undefined
+    return rows.at(index)
   }
 
   const commands: TreeCommands = {

@@ -7,7 +7,8 @@ import { treeKey } from '../../ui/treeKeys'
 import { touchFirst, useMediaQuery } from '../../ui/useMediaQuery'
 import type { ExplorerActions } from './explorerActions'
 import { fileIcon } from './fileIcon'
-import { type FileTree, parentOf, type TreeRow } from './fileTree'
+import { type FileTree, parentOf } from './fileTree'
+import type { TreeRow, TreeRows } from './treeRows'
 
 /** Rows a mouse points at, and rows a finger taps (at least 32 px, as touch guidelines ask). */
 const rowHeights = { pointer: 22, touch: 32 }
@@ -52,7 +53,7 @@ export function FileTreeView({
   openBy,
 }: {
   tree: FileTree
-  rows: TreeRow[]
+  rows: TreeRows
   actions: ExplorerActions
   commands: TreeCommands
   disabled: boolean
@@ -74,7 +75,7 @@ export function FileTreeView({
     estimateSize: () => rowHeight,
     overscan: 16,
   })
-  const current = rows[Math.min(active, rows.length - 1)]
+  const current = rows.at(Math.min(active, rows.length - 1))
   // biome-ignore lint/correctness/useExhaustiveDependencies: rows are placed again at a new height
   useEffect(() => virtualizer.measure(), [rowHeight])
 
@@ -84,7 +85,7 @@ export function FileTreeView({
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a new reveal or new rows move the selection
   useEffect(() => {
-    const index = reveal === undefined ? -1 : rows.findIndex((r) => r.path === reveal)
+    const index = reveal === undefined ? -1 : rows.indexOf(reveal)
     if (index >= 0) {
       setActive(index)
       virtualizer.scrollToIndex(index)
@@ -104,14 +105,14 @@ export function FileTreeView({
     const needle = t.text.toLowerCase()
     for (let step = t.text.length === 1 ? 1 : 0; step <= rows.length; step++) {
       const index = (active + step) % rows.length
-      if (rows[index]?.name.toLowerCase().startsWith(needle)) return moveTo(index)
+      if (rows.at(index)?.name.toLowerCase().startsWith(needle)) return moveTo(index)
     }
   }
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const row = current
     if (!row) return
-    const parent = () => rows.findIndex((r) => r.path === parentOf(row.path))
+    const parent = () => rows.indexOf(parentOf(row.path))
     const menuAt = () => {
       const box = document.getElementById(`tree-row-${active}`)?.getBoundingClientRect()
       commands.menu(row, box?.left ?? 0, box?.bottom ?? 0)
@@ -175,7 +176,7 @@ export function FileTreeView({
     >
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((item) => {
-          const row = rows[item.index] as TreeRow
+          const row = rows.at(item.index) as TreeRow
           const folder = row.isDir ? row.path : parentOf(row.path)
           const change = changes?.get(row.path)
           const others = row.isDir ? undefined : openBy?.get(row.path)

@@ -64,7 +64,7 @@ describe('explorerActions', () => {
     await actions.newFile(home, 'a.txt')
     await actions.newFolder(home, 'src')
     expect([...entries.keys()]).toEqual([`${home}/a.txt`, `${home}/src`])
-    expect(tree.getSnapshot().map((row) => row.path)).toEqual([`${home}/src`, `${home}/a.txt`])
+    expect([...tree.getSnapshot()].map((row) => row.path)).toEqual([`${home}/src`, `${home}/a.txt`])
   })
 
   it('refuses a name that exists or is not a name, with a notice, and writes nothing', async () => {

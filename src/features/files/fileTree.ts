@@ -1,30 +1,8 @@
 import { Subscribers } from '../../common/Subscribers'
 import type { FileChange } from '../../sandbox/fileWatch'
-import { type EntryInfo, EventType, FileType } from '../../sandbox/sandboxFiles'
-import { sortNatural } from './naturalOrder'
-
-/** One visible row of the tree. */
-export interface TreeRow {
-  path: string
-  name: string
-  depth: number
-  isDir: boolean
-  isSymlink: boolean
-  expanded: boolean
-  loading: boolean
-  /** Position among its siblings, for aria-posinset / aria-setsize. */
-  index: number
-  siblings: number
-  entry: EntryInfo
-}
-
-interface DirState {
-  children: Map<string, EntryInfo>
-  /** Names in display order; undefined when it must be sorted again. */
-  order: string[] | undefined
-}
-
-const isDirEntry = (e: EntryInfo) => e.type === FileType.DIRECTORY
+import { type EntryInfo, EventType } from '../../sandbox/sandboxFiles'
+import { FolderListing, isDirEntry } from './folderListing'
+import { type RowRun, TreeRows } from './treeRows'
 
 /** The parent folder of an absolute path. */
 export function parentOf(path: string): string {
@@ -39,14 +17,15 @@ export function baseName(path: string): string {
 
 /**
  * The explorer's model: the listings of the folders that were loaded, which of them are
- * expanded, and the visible rows flattened for a virtualized list. Plain TypeScript: the view
- * subscribes to it; listings arrive from ListDir and live changes from the file watch.
+ * expanded, and the visible rows flattened for a virtualized list (made when the view asks for
+ * them: TreeRows). Plain TypeScript: the view subscribes to it; listings arrive from ListDir and
+ * live changes from the file watch.
  */
 export class FileTree {
-  private readonly dirs = new Map<string, DirState>()
+  private readonly dirs = new Map<string, FolderListing>()
   private readonly expanded = new Set<string>()
   private readonly loading = new Set<string>()
-  private rows: TreeRow[] = []
+  private rows = new TreeRows([], 0, { expanded: new Set(), loading: new Set() })
   private readonly subscribers = new Subscribers()
   showHidden = false
 
@@ -56,7 +35,7 @@ export class FileTree {
 
   subscribe = this.subscribers.add
 
-  getSnapshot = (): TreeRow[] => this.rows
+  getSnapshot = (): TreeRows => this.rows
 
   /** Folders whose listing the view shows (expanded and loaded), to re-list after a resync. */
   visibleDirs(): string[] {
@@ -80,7 +59,7 @@ export class FileTree {
 
   /** Replaces a folder's listing with a fresh ListDir answer. */
   setListing(path: string, entries: EntryInfo[]): void {
-    this.dirs.set(path, { children: new Map(entries.map((e) => [e.name, e])), order: undefined })
+    this.dirs.set(path, new FolderListing(entries))
     this.loading.delete(path)
     this.changed()
   }
@@ -109,7 +88,7 @@ export class FileTree {
 
   /** The entry at a path, when its folder is loaded. */
   entry(path: string): EntryInfo | undefined {
-    return this.dirs.get(parentOf(path))?.children.get(baseName(path))
+    return this.dirs.get(parentOf(path))?.get(baseName(path))
   }
 
   /**
@@ -123,7 +102,7 @@ export class FileTree {
       if (!dir) continue
       const name = baseName(change.path)
       if (change.type === EventType.REMOVE || change.type === EventType.RENAME) {
-        if (dir.children.delete(name)) dir.order = undefined
+        dir.delete(name)
         this.forget(change.path)
       } else if (
         change.type === EventType.CREATE ||
@@ -131,9 +110,8 @@ export class FileTree {
         change.type === EventType.CHMOD
       ) {
         if (change.entry) {
-          if (!dir.children.has(name)) dir.order = undefined
-          dir.children.set(name, change.entry)
-        } else if (change.type === EventType.CREATE && !dir.children.has(name)) {
+          dir.set(change.entry)
+        } else if (change.type === EventType.CREATE && !dir.has(name)) {
           missing.push(change.path)
         }
       }
@@ -146,15 +124,13 @@ export class FileTree {
   upsert(path: string, entry: EntryInfo): void {
     const dir = this.dirs.get(parentOf(path))
     if (!dir) return
-    if (!dir.children.has(baseName(path))) dir.order = undefined
-    dir.children.set(baseName(path), entry)
+    dir.set(entry)
     this.changed()
   }
 
   /** Drops a path and everything known below it. */
   remove(path: string): void {
-    const dir = this.dirs.get(parentOf(path))
-    if (dir?.children.delete(baseName(path))) dir.order = undefined
+    this.dirs.get(parentOf(path))?.delete(baseName(path))
     this.forget(path)
     this.changed()
   }
@@ -166,44 +142,34 @@ export class FileTree {
       if (key === path || key.startsWith(prefix)) this.expanded.delete(key)
   }
 
-  private ordered(dir: DirState): string[] {
-    dir.order ??= sortNatural(dir.children.keys(), (name) => isDirEntry(dir.children.get(name) as EntryInfo))
-    return dir.order
-  }
-
   private changed(): void {
-    const rows: TreeRow[] = []
-    // Runs over every visible row at every change: a folder of 100,000 entries makes it the
-    // explorer's hot loop, so only a folder's path is looked up in the sets of folders.
+    const runs: RowRun[] = []
+    let count = 0
+    const addRun = (run: Omit<RowRun, 'start'>) => {
+      runs.push({ ...run, start: count })
+      count += run.to - run.from
+    }
+    // Runs over every visible entry at every change: a folder of 100,000 entries makes it the
+    // explorer's hot loop, so it reads one field per entry and makes nothing but a run per open folder.
     const walk = (path: string, depth: number) => {
-      const dir = this.dirs.get(path)
-      if (!dir) return
-      const ordered = this.ordered(dir)
-      const names = this.showHidden ? ordered : ordered.filter((n) => !n.startsWith('.'))
+      const entries = this.dirs.get(path)?.visible(this.showHidden)
+      if (!entries) return
       const prefix = path === '/' ? '/' : `${path}/`
-      for (let index = 0; index < names.length; index++) {
-        const name = names[index] as string
-        const entry = dir.children.get(name) as EntryInfo
-        const childPath = prefix + name
-        const isDir = isDirEntry(entry)
-        const expanded = isDir && this.expanded.has(childPath)
-        rows.push({
-          path: childPath,
-          name,
-          depth,
-          isDir,
-          isSymlink: entry.symlinkTarget !== undefined,
-          expanded,
-          loading: isDir && this.loading.has(childPath),
-          index: index + 1,
-          siblings: names.length,
-          entry,
-        })
-        if (expanded) walk(childPath, depth + 1)
+      let from = 0
+      for (let at = 0; at < entries.length; at++) {
+        const entry = entries[at] as EntryInfo
+        if (!isDirEntry(entry) || !this.expanded.has(prefix + entry.name)) continue
+        addRun({ prefix, depth, entries, from, to: at + 1 })
+        from = at + 1
+        walk(prefix + entry.name, depth + 1)
       }
+      if (from < entries.length) addRun({ prefix, depth, entries, from, to: entries.length })
     }
     walk(this.root, 1)
-    this.rows = rows
+    this.rows = new TreeRows(runs, count, {
+      expanded: new Set(this.expanded),
+      loading: new Set(this.loading),
+    })
     this.subscribers.notify()
   }
 }

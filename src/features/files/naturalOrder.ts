@@ -93,17 +93,23 @@ export function compareNames(a: string, b: string): number {
 }
 
 /**
- * Names in natural order, those `isFirst` picks (folders) before the rest. Where every name is
- * plain, as in nearly every folder, the comparison skips the per-name check as well.
+ * Named items (a folder's entries) in natural order of their names, those `isFirst` picks
+ * (folders) before the rest. Where every name is plain, as in nearly every folder, the comparison
+ * skips the per-name check as well.
  */
-export function sortNatural(names: Iterable<string>, isFirst: (name: string) => boolean): string[] {
-  const first: string[] = []
-  const rest: string[] = []
+export function sortNatural<T extends { readonly name: string }>(
+  items: Iterable<T>,
+  isFirst: (item: T) => boolean,
+): T[] {
+  const first: T[] = []
+  const rest: T[] = []
   let allPlain = plainAgrees
-  for (const name of names) {
-    ;(isFirst(name) ? first : rest).push(name)
-    if (allPlain && !plain.test(name)) allPlain = false
+  for (const item of items) {
+    ;(isFirst(item) ? first : rest).push(item)
+    if (allPlain && !plain.test(item.name)) allPlain = false
   }
-  const compare = allPlain ? (a: string, b: string) => comparePlain(a, b) || byCodeUnits(a, b) : compareNames
+  const compare = allPlain
+    ? (a: T, b: T) => comparePlain(a.name, b.name) || byCodeUnits(a.name, b.name)
+    : (a: T, b: T) => compareNames(a.name, b.name)
   return first.sort(compare).concat(rest.sort(compare))
 }
