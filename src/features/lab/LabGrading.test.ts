@@ -5,7 +5,7 @@ import type { DueView } from '../../contract/deadlines'
 import type { SubmissionView } from '../../contract/submissions'
 import type { LabSubmissions } from '../../sandbox/labSubmissions'
 import { SandboxError } from '../../sandbox/sandboxError'
-import { LabGrading, type UnsavedFiles } from './LabGrading'
+import { dueRefreshMs, LabGrading, type UnsavedFiles } from './LabGrading'
 
 const submission = (n: number, score: number, maxScore = 4): SubmissionView => ({
   id: `s${n}`,
@@ -230,7 +230,7 @@ describe('the deadline', () => {
     vi.useRealTimers()
   })
 
-  it("is asked with the submissions, counted on the stack's clock, and asked again every minute", async () => {
+  it("is asked with the submissions, counted on the stack's clock, and asked again at each look", async () => {
     vi.useFakeTimers({ now: Date.UTC(2026, 2, 1, 12, 0) })
     let dueAt = '2026-03-01T17:00:00.000Z'
     // The stack's clock is 5 minutes ahead of the page's.
@@ -244,16 +244,41 @@ describe('the deadline', () => {
     expect(grading.getSnapshot().due?.dueAt).toBe(dueAt)
     expect(grading.getSnapshot().now).toBe(Date.UTC(2026, 2, 1, 12, 5))
 
-    // The teacher gives an extension: the panel knows within a minute.
+    // The teacher gives an extension: the panel knows at its next look.
     dueAt = '2026-03-02T17:00:00.000Z'
-    await vi.advanceTimersByTimeAsync(60_000)
+    await vi.advanceTimersByTimeAsync(dueRefreshMs)
     expect(grading.getSnapshot().due?.dueAt).toBe(dueAt)
-    expect(grading.getSnapshot().now).toBe(Date.UTC(2026, 2, 1, 12, 6))
+    expect(grading.getSnapshot().now).toBe(Date.UTC(2026, 2, 1, 12, 5) + dueRefreshMs)
     expect(stack.submissions.due).toHaveBeenCalledTimes(2)
 
     grading.dispose()
-    await vi.advanceTimersByTimeAsync(120_000)
+    await vi.advanceTimersByTimeAsync(10 * dueRefreshMs)
     expect(stack.submissions.due).toHaveBeenCalledTimes(2)
+  })
+
+  it('is not asked while the page is hidden, and is asked at once when it comes into view', async () => {
+    vi.useFakeTimers({ now: Date.UTC(2026, 2, 1, 12, 0) })
+    const page = Object.assign(new EventTarget(), { visibilityState: 'hidden' as DocumentVisibilityState })
+    vi.stubGlobal('document', page)
+    try {
+      const stack = fakeStack([])
+      const grading = new LabGrading(stack.submissions, fakeEditor([]).editor, () => true)
+      await vi.advanceTimersByTimeAsync(0)
+      expect(stack.submissions.due).toHaveBeenCalledTimes(1)
+      // Hidden: the time left still counts down, without a call.
+      await vi.advanceTimersByTimeAsync(4 * dueRefreshMs)
+      expect(stack.submissions.due).toHaveBeenCalledTimes(1)
+      expect(grading.getSnapshot().now).toBeGreaterThanOrEqual(Date.UTC(2026, 2, 1, 12, 0) + 4 * dueRefreshMs)
+      page.visibilityState = 'visible'
+      page.dispatchEvent(new Event('visibilitychange'))
+      await vi.advanceTimersByTimeAsync(0)
+      expect(stack.submissions.due).toHaveBeenCalledTimes(2)
+      grading.dispose()
+      page.dispatchEvent(new Event('visibilitychange'))
+      expect(stack.submissions.due).toHaveBeenCalledTimes(2)
+    } finally {
+      vi.unstubAllGlobals()
+    }
   })
 
   it('asks again when a Submit is refused, which may be a deadline the page did not know of', async () => {

@@ -36,12 +36,18 @@ export interface GradingSnapshot {
   expanded: string | undefined
   /** The student's deadline as the stack last said it; undefined until it has. */
   due: DueView | undefined
-  /** The stack's time now, as this page reckons it (its own clock and the stack's skew), refreshed each minute. */
+  /** The stack's time now, as this page reckons it (its own clock and the stack's skew), refreshed at each look. */
   now: number
 }
 
-/** How often the deadline is asked again and the time left counted down: the panel shows minutes. */
-export const dueRefreshMs = 60_000
+/**
+ * How often a page in view asks for the deadline again (the teacher may move it or give an
+ * extension) and counts the time left down: a change shows within this, at a cost of one small
+ * call per student. A hidden page only counts down, and asks at once when it comes into view.
+ */
+export const dueRefreshMs = 15_000
+
+const pageHidden = () => typeof document !== 'undefined' && document.visibilityState === 'hidden'
 
 /** The user's answer to "some files are not saved". */
 export type UnsavedAnswer = 'save-all' | 'on-disk' | 'cancel'
@@ -65,6 +71,7 @@ export class LabGrading {
   /** The stack's clock less this page's, from the last answer about the deadline. */
   private skewMs = 0
   private readonly dueTimer: ReturnType<typeof setInterval>
+  private readonly stopHearingVisibility: () => void
   private readonly subscribers = new Subscribers()
   /** Bumped by every load and submit, so an answer that came after a newer one is dropped. */
   private generation = 0
@@ -76,8 +83,21 @@ export class LabGrading {
     private readonly isRunning: () => boolean,
   ) {
     void this.refresh()
-    // The teacher may move the deadline or give an extension: asked again with every tick.
-    this.dueTimer = setInterval(() => void this.refreshDue(), dueRefreshMs)
+    this.dueTimer = setInterval(() => {
+      if (pageHidden()) this.update({ now: Date.now() + this.skewMs })
+      else void this.refreshDue()
+    }, dueRefreshMs)
+    this.stopHearingVisibility = this.hearVisibility()
+  }
+
+  /** Asks for the deadline as soon as the page comes into view again; returns what stops it. */
+  private hearVisibility(): () => void {
+    if (typeof document === 'undefined') return () => {}
+    const onVisible = () => {
+      if (!pageHidden()) void this.refreshDue()
+    }
+    document.addEventListener('visibilitychange', onVisible)
+    return () => document.removeEventListener('visibilitychange', onVisible)
   }
 
   subscribe = this.subscribers.add
@@ -157,6 +177,7 @@ export class LabGrading {
 
   dispose(): void {
     clearInterval(this.dueTimer)
+    this.stopHearingVisibility()
     this.disposed = true
     this.subscribers.clear()
   }
