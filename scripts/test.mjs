@@ -3,7 +3,7 @@
 // (Playwright on Debian's Chromium; their core in Firefox ESR and WebKitGTK too, e2e/engines).
 // Runs every step even when one fails, prints a table, and ends with one line "N passed, N
 // failed" that adds up the test runners.
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -74,17 +74,31 @@ const vitestCounts = (r) => ({
   skipped: r.numPendingTests + r.numTodoTests,
 })
 
-const rows = []
-const check = (name, cmd, args) => rows.push({ name, ...run(cmd, args) })
+/** Like run, for steps that run side by side: resolves when the command exits. */
+function runAside(cmd, args) {
+  const started = Date.now()
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: 'inherit' })
+    const done = (ok) => resolve({ ok, seconds: (Date.now() - started) / 1000 })
+    child.on('error', () => done(false))
+    child.on('exit', (status) => done(status === 0))
+  })
+}
 
-check('generated code is fresh', 'node', ['scripts/gen-check.mjs'])
-check('typecheck (tsc, per environment)', 'node', ['scripts/typecheck.mjs'])
-check('lint and format (biome)', bin('biome'), ['check', '.'])
-check('layers (scripts/layers.ts)', bin('tsx'), ['scripts/checkLayers.ts'])
-
-// Built before the unit tests, so they see the same tree on a clean clone as on a working copy.
-const build = run(bin('vite'), ['build', '--logLevel', 'warn'])
-rows.push({ name: 'build (vite)', ...build })
+// The static checks and the build side by side: each waits on its own disk reads and threads
+// as much as on a core, and none depends on another. Built before the unit tests, so they see
+// the same tree on a clean clone as on a working copy.
+const firstSteps = [
+  ['generated code is fresh', 'node', ['scripts/gen-check.mjs']],
+  ['typecheck (tsc, per environment)', 'node', ['scripts/typecheck.mjs']],
+  ['lint and format (biome)', bin('biome'), ['check', '.']],
+  ['layers (scripts/layers.ts)', bin('tsx'), ['scripts/checkLayers.ts']],
+  ['build (vite)', bin('vite'), ['build', '--logLevel', 'warn']],
+]
+const rows = await Promise.all(
+  firstSteps.map(async ([name, cmd, args]) => ({ name, ...(await runAside(cmd, args)) })),
+)
+const build = rows.at(-1)
 
 /** Vitest's reporters: its default, its JSON report, and ours for failures that report leaves without a reason. */
 const vitestRun = (name, config = []) =>
