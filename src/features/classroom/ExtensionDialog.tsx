@@ -25,7 +25,9 @@ export function ExtensionDialog({
       ref={dialog}
       className="dialog"
       aria-labelledby={`${id}-title`}
-      onClose={() => onAnswer(undefined)}
+      // Escape answers at once (cancel comes with the key): the close event after it is queued,
+      // and a click that reopens the dialog before it ran would be undone by it.
+      onCancel={() => onAnswer(undefined)}
     >
       {student !== undefined && <ExtensionForm id={id} student={student} due={due} onAnswer={onAnswer} />}
     </dialog>
