@@ -1,9 +1,10 @@
 import { mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs'
 import { userInfo } from 'node:os'
 import { join } from 'node:path'
+import { fromBinary } from '@bufbuild/protobuf'
 import { Code, ConnectError } from '@connectrpc/connect'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { FileType } from '../../../src/gen/filesystem_pb'
+import { FileType, ListDirResponseSchema } from '../../../src/gen/filesystem_pb'
 import { startTestRuntime, type TestRuntime } from '../testing/runtimeFixture'
 import { UserDirectory } from '../users'
 import { listDir, listDirInChunks } from './listDir'
@@ -113,10 +114,12 @@ describe('ListDir through the generated client', () => {
       rawMessage: `more than 499 entries under ${at('many')} at depth 1: list with a smaller depth`,
     })
     const { count, chunks } = await listDirInChunks(at('many'), users, 500)
-    const chunked = []
-    for await (const chunk of chunks) chunked.push(...chunk)
+    const chunked: Buffer[] = []
+    for await (const chunk of chunks) chunked.push(chunk)
     expect(count).toBe(500)
-    expect(chunked).toEqual(await listDir(at('many'), 1, users))
+    expect(fromBinary(ListDirResponseSchema, Buffer.concat(chunked)).entries).toEqual(
+      await listDir(at('many'), 1, users),
+    )
   })
 
   it('still works after the tree changes between calls', async () => {

@@ -12,7 +12,8 @@ import {
 } from '../errors'
 import type { UserDirectory } from '../users'
 import { byteOrder } from './byteOrder'
-import { type DescribedEntry, describeDirectory, describeInChunks, vanished } from './dirEntries'
+import { encodeInChunks } from './dirChunks'
+import { type DescribedEntry, describeDirectory, vanished } from './dirEntries'
 
 /**
  * Most entries one ListDir answers. envd has no bound: a listing of `/` at any depth walks the
@@ -92,17 +93,21 @@ export async function listDir(
   return entries
 }
 
-/** A listing of one level read in chunks: how many names it has, then their entries chunk by chunk. */
+/** A listing of one level read in chunks: how many names it has, then their bytes chunk by chunk. */
 export interface ChunkedListing {
   count: number
-  /** Entries in envd's order; one that vanished meanwhile is left out; a worse error throws `internal`. */
-  chunks: AsyncGenerator<EntryInfo[], void, undefined>
+  /**
+   * Its entries as a ListDirResponse's bytes, in envd's order, a piece a chunk; one that vanished
+   * meanwhile is left out; a worse error throws `internal`.
+   */
+  chunks: AsyncGenerator<Buffer, void, undefined>
 }
 
 /**
- * ListDir at depth 1, in chunks, for an answer sent as it is read: what listDir answers, in the
- * same order, with the same errors for what is known before the first entry (the path, the
- * directory's read, the bound on entries) thrown here, before any chunk.
+ * ListDir at depth 1 in protobuf's binary encoding, in chunks, for an answer sent as it is read:
+ * the bytes of what listDir answers, in the same order, with the same errors for what is known
+ * before the first entry (the path, the directory's read, the bound on entries) thrown here,
+ * before any chunk.
  */
 export async function listDirInChunks(
   path: string,
@@ -110,9 +115,9 @@ export async function listDirInChunks(
   limit = maxListedEntries,
 ): Promise<ChunkedListing> {
   const realRoot = await resolveListRoot(path)
-  let read: Awaited<ReturnType<typeof describeInChunks>>
+  let read: Awaited<ReturnType<typeof encodeInChunks>>
   try {
-    read = await describeInChunks(realRoot, path, users)
+    read = await encodeInChunks(realRoot, path, users)
   } catch (err) {
     throw internal(`error reading directory ${path}: ${messageOf(err)}`)
   }
@@ -120,24 +125,12 @@ export async function listDirInChunks(
     await read.chunks.return()
     throw resourceExhausted(`more than ${limit} entries under ${path} at depth 1: list with a smaller depth`)
   }
-  const failed = (err: unknown) => internal(`error reading directory ${path}: ${messageOf(err)}`)
-  async function* chunks(): AsyncGenerator<EntryInfo[], void, undefined> {
+  async function* chunks(): AsyncGenerator<Buffer, void, undefined> {
     try {
-      for (;;) {
-        let next: IteratorResult<DescribedEntry[]>
-        try {
-          next = await read.chunks.next()
-        } catch (err) {
-          throw failed(err) // the directory could not be opened again for a chunk
-        }
-        if (next.done) return
-        const entries: EntryInfo[] = []
-        for (const entry of next.value) {
-          if ('info' in entry) entries.push(entry.info)
-          else if (!vanished(entry.error)) throw failed(entry.error)
-        }
-        yield entries
-      }
+      yield* read.chunks
+    } catch (err) {
+      // The directory could not be opened again for a chunk, or an entry could not be read.
+      throw internal(`error reading directory ${path}: ${messageOf(err)}`)
     } finally {
       await read.chunks.return()
     }

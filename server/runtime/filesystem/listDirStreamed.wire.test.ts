@@ -1,6 +1,6 @@
 // A big ListDir answer leaves the runtime as it is read: the raw bytes on the wire, against the
 // whole answer the old path makes, and the order of what happens in the runtime.
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { userInfo } from 'node:os'
 import { join } from 'node:path'
@@ -72,10 +72,16 @@ describe('ListDir of a big folder, streamed', () => {
     rt = await startTestRuntime()
     mkdirSync(at('big'))
     for (let i = 0; i < count; i++) {
-      const name = at('big', `entry-${i}-é`)
+      // Some names of 240 bytes and a newline: entries past 127 bytes, whose length takes two.
+      const name = at('big', i % 9001 === 0 ? `${'漢'.repeat(80)}\n${i}` : `entry-${i}-é`)
       if (i % 9973 === 0) symlinkSync(`entry-${i + 1}-é`, name)
       else if (i % 10007 === 0) mkdirSync(name)
-      else writeFileSync(name, 'x'.repeat(i % 5))
+      else {
+        writeFileSync(name, 'x'.repeat(i % 10039 === 0 ? 70_000 : i % 5))
+        // Times before 1970 and at it, which the runtime writes otherwise.
+        if (i % 10061 === 0) utimesSync(name, -86_400.25, -86_400.25)
+        if (i % 10067 === 0) utimesSync(name, 0, 0)
+      }
       // user.* attributes cannot be set on a symlink itself (setAttribute would follow it).
       if (i % 10009 === 0 && i % 9973 !== 0) await setAttribute(name, 'user.e2b.n', String(i))
     }

@@ -10,7 +10,29 @@ import type { EntryInfo } from '../../../src/gen/filesystem_pb'
 
 const maxSafe = BigInt(Number.MAX_SAFE_INTEGER)
 
-function varintSize(value: number): number {
+/** ListDirResponse's one field (filesystem.proto): its entries, repeated. */
+export const entriesField = 1
+
+/** EntryInfo's field numbers (filesystem.proto). */
+export const entryField = {
+  name: 1,
+  type: 2,
+  path: 3,
+  size: 4,
+  mode: 5,
+  permissions: 6,
+  owner: 7,
+  group: 8,
+  modifiedTime: 9,
+  symlinkTarget: 10,
+  metadata: 11,
+} as const
+
+/** google.protobuf.Timestamp's field numbers. */
+export const timestampField = { seconds: 1, nanos: 2 } as const
+
+/** The bytes a varint of `value` (a non-negative safe integer) takes. */
+export function varintSize(value: number): number {
   let size = 1
   while (value >= 0x80) {
     value = Math.floor(value / 0x80)
@@ -20,9 +42,13 @@ function varintSize(value: number): number {
 }
 
 /** A growing buffer with protobuf's primitives. */
-class Writer {
-  buf = Buffer.allocUnsafe(1 << 16)
+export class Writer {
+  buf: Buffer
   pos = 0
+
+  constructor(initialBytes = 1 << 16) {
+    this.buf = Buffer.allocUnsafe(initialBytes)
+  }
 
   room(bytes: number): void {
     if (this.pos + bytes <= this.buf.length) return
@@ -54,8 +80,37 @@ class Writer {
     this.buf[this.pos++] = Number(unsigned)
   }
 
+  /** `src[from..to)` as they are, where `room` was made: a loop, as most are a few bytes (a name). */
+  copy(src: Uint8Array, from = 0, to = src.length): void {
+    const buf = this.buf
+    let pos = this.pos
+    for (let i = from; i < to; i++) buf[pos++] = src[i] as number
+    this.pos = pos
+  }
+
   tag(field: number, wireType: WireType): void {
     this.varint((field << 3) | wireType)
+  }
+
+  /** A varint field, left out where it is 0 (proto3's default), as toBinary does. */
+  varintField(field: number, value: number): void {
+    if (value === 0) return
+    this.tag(field, WireType.Varint)
+    this.varint(value)
+  }
+
+  /** A string field, left out where it is empty. */
+  stringField(field: number, text: string): void {
+    if (text !== '') this.string(field, text)
+  }
+
+  /** A bytes field of `src[from..to)` (text already in UTF-8), left out where it is empty. */
+  bytesField(field: number, src: Uint8Array, from = 0, to = src.length): void {
+    if (to === from) return
+    this.tag(field, WireType.LengthDelimited)
+    this.varint(to - from)
+    this.room(to - from)
+    this.copy(src, from, to)
   }
 
   string(field: number, text: string): void {
@@ -101,40 +156,31 @@ function entryMaxBytes(e: EntryInfo): number {
 }
 
 function writeEntry(w: Writer, e: EntryInfo): void {
-  if (e.name !== '') w.string(1, e.name)
-  if (e.type !== 0) {
-    w.tag(2, WireType.Varint)
-    w.varint(e.type)
-  }
-  if (e.path !== '') w.string(3, e.path)
+  w.stringField(entryField.name, e.name)
+  w.varintField(entryField.type, e.type)
+  w.stringField(entryField.path, e.path)
   if (e.size !== 0n) {
-    w.tag(4, WireType.Varint)
+    w.tag(entryField.size, WireType.Varint)
     w.int64(e.size)
   }
-  if (e.mode !== 0) {
-    w.tag(5, WireType.Varint)
-    w.varint(e.mode)
-  }
-  if (e.permissions !== '') w.string(6, e.permissions)
-  if (e.owner !== '') w.string(7, e.owner)
-  if (e.group !== '') w.string(8, e.group)
+  w.varintField(entryField.mode, e.mode)
+  w.stringField(entryField.permissions, e.permissions)
+  w.stringField(entryField.owner, e.owner)
+  w.stringField(entryField.group, e.group)
   const time = e.modifiedTime
   if (time) {
-    w.tag(9, WireType.LengthDelimited)
+    w.tag(entryField.modifiedTime, WireType.LengthDelimited)
     w.delimited(22, () => {
       if (time.seconds !== 0n) {
-        w.tag(1, WireType.Varint)
+        w.tag(timestampField.seconds, WireType.Varint)
         w.int64(time.seconds)
       }
-      if (time.nanos !== 0) {
-        w.tag(2, WireType.Varint)
-        w.varint(time.nanos)
-      }
+      w.varintField(timestampField.nanos, time.nanos)
     })
   }
-  if (e.symlinkTarget !== undefined) w.string(10, e.symlinkTarget)
+  if (e.symlinkTarget !== undefined) w.string(entryField.symlinkTarget, e.symlinkTarget)
   for (const [key, value] of Object.entries(e.metadata)) {
-    w.tag(11, WireType.LengthDelimited)
+    w.tag(entryField.metadata, WireType.LengthDelimited)
     w.delimited(3 * (key.length + value.length) + 20, () => {
       w.string(1, key)
       w.string(2, value)
@@ -150,9 +196,20 @@ function writeEntry(w: Writer, e: EntryInfo): void {
  * set (a test holds them equal), in one buffer. A JSON answer is made from the entries themselves.
  */
 export function preEncodedEntries(entries: readonly EntryInfo[]): UnknownField[] {
-  if (entries.length === 0) return []
+  return asUnknownEntries(encodeEntries(entries))
+}
+
+/** Entries already written as a ListDirResponse's bytes (encodeEntries), as preEncodedEntries gives them. */
+export function asUnknownEntries(bytes: Uint8Array): UnknownField[] {
+  if (bytes.length === 0) return []
   // Its first byte is field 1's tag, which toBinary writes itself.
-  return [{ no: 1, wireType: WireType.LengthDelimited, data: encodeEntries(entries).subarray(1) }]
+  return [{ no: entriesField, wireType: WireType.LengthDelimited, data: bytes.subarray(1) }]
+}
+
+/** One entry as field 1 of a ListDirResponse: its tag, length and fields. */
+export function writeEntryField(w: Writer, entry: EntryInfo): void {
+  w.tag(entriesField, WireType.LengthDelimited)
+  w.delimited(entryMaxBytes(entry), () => writeEntry(w, entry))
 }
 
 /**
@@ -162,9 +219,6 @@ export function preEncodedEntries(entries: readonly EntryInfo[]): UnknownField[]
  */
 export function encodeEntries(entries: readonly EntryInfo[]): Buffer {
   const w = new Writer()
-  for (const entry of entries) {
-    w.tag(1, WireType.LengthDelimited)
-    w.delimited(entryMaxBytes(entry), () => writeEntry(w, entry))
-  }
+  for (const entry of entries) writeEntryField(w, entry)
   return w.buf.subarray(0, w.pos)
 }

@@ -1,7 +1,6 @@
 import { create } from '@bufbuild/protobuf'
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect'
 import {
-  type EntryInfo,
   type Filesystem,
   type ListDirResponse,
   ListDirResponseSchema,
@@ -12,9 +11,10 @@ import {
 import { callingUser, type RuntimeContext } from '../context'
 import { keepaliveIntervalMs } from '../keepalive'
 import { releaseWhenClientLeaves, withKeepalive } from '../streamLoop'
-import { entriesPerChunk, readsInChunks } from './dirEntries'
+import { entriesPerChunk } from './dirChunks'
+import { readsInChunks } from './dirEntries'
 import { listDir, listDirInChunks } from './listDir'
-import { encodeEntries, preEncodedEntries } from './listingBinary'
+import { asUnknownEntries, preEncodedEntries } from './listingBinary'
 import { makeDir } from './makeDir'
 import { movePath } from './movePath'
 import { removePath } from './removePath'
@@ -36,14 +36,14 @@ async function watchSpec(
   return { path, realPath, recursive: req.recursive, includeEntry: req.includeEntry }
 }
 
-/** The bytes of a ListDirResponse with `first`, then each chunk's entries, a piece a chunk. */
+/** The bytes of a ListDirResponse: `first`, then each chunk's, a piece a chunk. */
 async function* answerBytes(
-  first: EntryInfo[],
-  rest: AsyncGenerator<EntryInfo[], void, undefined>,
+  first: Buffer,
+  rest: AsyncGenerator<Buffer, void, undefined>,
 ): AsyncGenerator<Uint8Array, void, undefined> {
   try {
-    if (first.length > 0) yield encodeEntries(first)
-    for await (const chunk of rest) if (chunk.length > 0) yield encodeEntries(chunk)
+    if (first.length > 0) yield first
+    for await (const chunk of rest) if (chunk.length > 0) yield chunk
   } finally {
     await rest.return()
   }
@@ -93,12 +93,12 @@ export function filesystemService(rt: RuntimeContext): {
   async function listDirStreamed(path: string, ctx: HandlerContext): Promise<ListDirResponse> {
     const listing = await listDirInChunks(path, rt.users)
     const first = await listing.chunks.next()
-    const entries = first.done ? [] : first.value
+    const bytes = first.done ? Buffer.alloc(0) : first.value
     if (listing.count <= entriesPerChunk) {
       await listing.chunks.return()
-      return { ...create(ListDirResponseSchema), $unknown: preEncodedEntries(entries) }
+      return { ...create(ListDirResponseSchema), $unknown: asUnknownEntries(bytes) }
     }
-    streamAnswer(ctx, answerBytes(entries, listing.chunks))
+    streamAnswer(ctx, answerBytes(bytes, listing.chunks))
     return create(ListDirResponseSchema)
   }
 
