@@ -72,6 +72,15 @@ function webDriverPage(web: WebDriver, enter: () => Promise<void>): EnginePage {
   }
 }
 
+/** `work`, or an error once it took longer than `ms`. */
+function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took more than ${ms / 1000} s`)), ms)
+  })
+  return Promise.race([work, late]).finally(() => clearTimeout(timer))
+}
+
 /**
  * WebKitGTK's MiniBrowser under Xvfb (it draws in a real window), driven by WebKitWebDriver
  * through selenium-webdriver; each page is a session of its own, a fresh profile, and ends the
@@ -84,19 +93,26 @@ export async function launchWebKit(): Promise<EngineBrowser> {
     stdio: 'ignore',
   })
   children.push(xvfb)
-  const port = await freePort()
-  const driver = spawn(webkitDriverPath, [`--port=${port}`], {
-    stdio: 'ignore',
-    env: { ...process.env, DISPLAY: display },
-  })
-  children.push(driver)
+  /** The driver and its port; started again when a session will not come (see newPage). */
+  let driver = { port: 0, process: undefined as ChildProcess | undefined }
+  const startDriver = async () => {
+    driver.process?.kill()
+    const port = await freePort()
+    const child = spawn(webkitDriverPath, [`--port=${port}`], {
+      stdio: 'ignore',
+      env: { ...process.env, DISPLAY: display },
+    })
+    children.push(child)
+    driver = { port, process: child }
+  }
+  await startDriver()
   const sessions: WebDriver[] = []
   const start = async () => {
     // The driver listens a moment after it starts.
     for (let i = 0; ; i++) {
       try {
         return await new Builder()
-          .usingServer(`http://127.0.0.1:${port}`)
+          .usingServer(`http://127.0.0.1:${driver.port}`)
           .withCapabilities({
             browserName: 'MiniBrowser',
             'webkitgtk:browserOptions': { binary: miniBrowserPath, args: ['--automation'] },
@@ -110,12 +126,22 @@ export async function launchWebKit(): Promise<EngineBrowser> {
   }
   return {
     newPage: async () => {
-      // WebKitWebDriver runs one session at a time: the last test's goes first.
-      for (const old of sessions.splice(0)) await old.quit().catch(() => {})
-      const web = await start()
-      sessions.push(web)
-      await web.manage().window().setRect({ width: 1280, height: 800 })
-      return webDriverPage(web, () => web.switchTo().defaultContent())
+      // Now and then (about one run in three here) a new session never comes: the driver and its
+      // MiniBrowser are then started again, once, instead of the test waiting out its hook.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          // WebKitWebDriver runs one session at a time: the last test's goes first.
+          for (const old of sessions.splice(0)) await within(old.quit(), 10_000, 'quitting').catch(() => {})
+          const web = await within(start(), 30_000, 'a new MiniBrowser session')
+          sessions.push(web)
+          await within(web.manage().window().setRect({ width: 1280, height: 800 }), 10_000, 'sizing')
+          return webDriverPage(web, () => web.switchTo().defaultContent())
+        } catch (err) {
+          if (attempt === 2) throw err
+          sessions.splice(0)
+          await startDriver()
+        }
+      }
     },
     close: async () => {
       for (const web of sessions) await web.quit().catch(() => {})
