@@ -1,3 +1,4 @@
+import { onPageShown, pageVisible } from '../common/pageVisibility'
 import { Subscribers } from '../common/Subscribers'
 import type { PortOwner } from './portOwners'
 import type { SandboxActivity } from './sandboxActivity'
@@ -114,14 +115,10 @@ export class PortWatch {
   /** Hurries the next look when the sandbox wakes up or the page comes into view; returns what stops it. */
   private hearWakeUps(): () => void {
     const stopActivity = this.activity?.subscribe(() => this.hurry())
-    if (typeof document === 'undefined') return () => stopActivity?.()
-    const onVisible = () => {
-      if (document.visibilityState === 'visible') this.hurry()
-    }
-    document.addEventListener('visibilitychange', onVisible)
+    const stopShown = onPageShown(() => this.hurry())
     return () => {
       stopActivity?.()
-      document.removeEventListener('visibilitychange', onVisible)
+      stopShown()
     }
   }
 
@@ -160,8 +157,7 @@ export class PortWatch {
     // and the page: such keys' echoes took twice as long (p50 16 ms against 7 in a trace of 110
     // keys at a fast typist's pace). Ports open after a command starts, when typing has paused.
     await this.activity?.pauseInTyping()
-    const visible = typeof document === 'undefined' || document.visibilityState === 'visible'
-    if (this.following > 0 && this.running() && visible) {
+    if (this.following > 0 && this.running() && pageVisible()) {
       try {
         // A new port shows at once; its process follows when the sandbox has told it.
         const ports = await this.list()

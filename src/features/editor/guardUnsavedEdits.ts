@@ -1,3 +1,4 @@
+import { onPageShown } from '../../common/pageVisibility'
 import type { EditorManager } from './EditorManager'
 
 /**
@@ -12,13 +13,10 @@ export function guardUnsavedEdits(editor: EditorManager): () => void {
     event.preventDefault()
     event.returnValue = ''
   }
-  const visible = () => {
-    if (document.visibilityState === 'visible') editor.checkActive()
-  }
   window.addEventListener('beforeunload', beforeUnload)
-  document.addEventListener('visibilitychange', visible)
+  const stopShown = onPageShown(() => editor.checkActive())
   return () => {
     window.removeEventListener('beforeunload', beforeUnload)
-    document.removeEventListener('visibilitychange', visible)
+    stopShown()
   }
 }

@@ -1,3 +1,4 @@
+import { onPageShown, pageVisible } from '../../common/pageVisibility'
 import { Subscribers } from '../../common/Subscribers'
 import type { DueView } from '../../contract/deadlines'
 import type { SubmissionView } from '../../contract/submissions'
@@ -47,8 +48,6 @@ export interface GradingSnapshot {
  */
 export const dueRefreshMs = 15_000
 
-const pageHidden = () => typeof document !== 'undefined' && document.visibilityState === 'hidden'
-
 /** The user's answer to "some files are not saved". */
 export type UnsavedAnswer = 'save-all' | 'on-disk' | 'cancel'
 
@@ -84,20 +83,11 @@ export class LabGrading {
   ) {
     void this.refresh()
     this.dueTimer = setInterval(() => {
-      if (pageHidden()) this.update({ now: Date.now() + this.skewMs })
-      else void this.refreshDue()
+      if (pageVisible()) void this.refreshDue()
+      else this.update({ now: Date.now() + this.skewMs })
     }, dueRefreshMs)
-    this.stopHearingVisibility = this.hearVisibility()
-  }
-
-  /** Asks for the deadline as soon as the page comes into view again; returns what stops it. */
-  private hearVisibility(): () => void {
-    if (typeof document === 'undefined') return () => {}
-    const onVisible = () => {
-      if (!pageHidden()) void this.refreshDue()
-    }
-    document.addEventListener('visibilitychange', onVisible)
-    return () => document.removeEventListener('visibilitychange', onVisible)
+    // Asked as soon as the page comes into view again.
+    this.stopHearingVisibility = onPageShown(() => void this.refreshDue())
   }
 
   subscribe = this.subscribers.add
