@@ -44,7 +44,8 @@ export class FolderListing {
     const old = index.get(entry.name)
     index.set(entry.name, entry)
     if (old && isDirEntry(old) === isDirEntry(entry)) {
-      for (const list of [this.sorted, this.shown?.entries]) {
+      // `shown` is `sorted` itself when dotfiles are shown: one scan, not two.
+      for (const list of new Set([this.sorted, this.shown?.entries])) {
         const at = list ? list.indexOf(old) : -1
         if (list && at >= 0) list[at] = entry
       }
