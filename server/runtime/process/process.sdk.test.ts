@@ -74,7 +74,8 @@ describe('e2b SDK commands and PTYs against the runtime', () => {
     await sandbox.pty.resize(terminal.pid, { cols: 120, rows: 33 })
     await sandbox.pty.sendInput(terminal.pid, new TextEncoder().encode('stty size; echo $TERM\n'))
     await expect.poll(() => output).toContain('33 120')
-    expect(output).toContain('xterm-256color')
+    // The echo's line may come in a later chunk than stty's.
+    await expect.poll(() => output).toContain('xterm-256color')
     expect(await sandbox.pty.kill(terminal.pid)).toBe(true)
     const end = await terminal.wait().catch((err: unknown) => err)
     expect(end).toBeInstanceOf(CommandExitError)
