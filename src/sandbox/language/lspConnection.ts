@@ -5,6 +5,7 @@
 import 'vscode-jsonrpc/browser'
 import {
   AbstractMessageWriter,
+  CancellationTokenSource,
   createMessageConnection,
   Disposable,
   Emitter,
@@ -13,6 +14,8 @@ import {
   type MessageWriter,
   ReadableStreamMessageReader,
 } from 'vscode-jsonrpc'
+
+export { CancellationTokenSource }
 
 const encoder = new TextEncoder()
 
