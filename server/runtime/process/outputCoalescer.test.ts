@@ -52,19 +52,35 @@ describe('OutputCoalescer', () => {
     ])
   })
 
-  it('gathers reads that follow others closely, for 2 ms', () => {
+  it('sends the read right after a lone one at once too (a header, then its body)', () => {
+    const t = setup()
+    t.read('stdout', 'Content-Length: 2\r\n\r\n')
+    t.read('stdout', '{}')
+    expect(t.published).toEqual([
+      ['stdout', 'Content-Length: 2\r\n\r\n'],
+      ['stdout', '{}'],
+    ])
+    expect(t.timer).toBeUndefined()
+  })
+
+  it('gathers reads from the third that follows others closely, for 2 ms', () => {
     const t = setup()
     t.read('stdout', 'a')
     t.later(4)
     t.read('stdout', 'b')
     t.later(1)
     t.read('stdout', 'c')
-    expect(t.published).toEqual([['stdout', 'a']])
+    t.read('stdout', 'd')
+    expect(t.published).toEqual([
+      ['stdout', 'a'],
+      ['stdout', 'b'],
+    ])
     expect(t.timer?.ms).toBe(2)
     t.timer?.fire()
     expect(t.published).toEqual([
       ['stdout', 'a'],
-      ['stdout', 'bc'],
+      ['stdout', 'b'],
+      ['stdout', 'cd'],
     ])
   })
 
@@ -72,6 +88,7 @@ describe('OutputCoalescer', () => {
     const t = setup()
     const gathers: number[] = []
     t.read('pty', 'a')
+    t.read('pty', 'b')
     for (let i = 0; i < 4; i++) {
       t.later(1)
       t.read('pty', String(i))
@@ -80,21 +97,27 @@ describe('OutputCoalescer', () => {
     }
     expect(gathers).toEqual([2, 4, 8, 8])
     t.later(10)
-    t.read('pty', 'b')
-    t.later(1)
     t.read('pty', 'c')
+    t.later(1)
+    t.read('pty', 'd')
+    t.read('pty', 'e')
     expect(t.timer?.ms).toBe(2)
   })
 
   it('sends what it gathered once it fills the largest event, and drops the timer', () => {
     const t = setup(4)
     t.read('pty', 'a')
-    t.read('pty', 'bc')
-    expect(t.published).toEqual([['pty', 'a']])
-    t.read('pty', 'de')
+    t.read('pty', 'b')
+    t.read('pty', 'cd')
     expect(t.published).toEqual([
       ['pty', 'a'],
-      ['pty', 'bcde'],
+      ['pty', 'b'],
+    ])
+    t.read('pty', 'ef')
+    expect(t.published).toEqual([
+      ['pty', 'a'],
+      ['pty', 'b'],
+      ['pty', 'cdef'],
     ])
     expect(t.timer?.cancelled).toBe(true)
   })
@@ -120,11 +143,13 @@ describe('OutputCoalescer', () => {
     expect(t.published).toEqual([])
     t.read('pty', 'a')
     t.read('pty', 'b')
+    t.read('pty', 'c')
     t.coalescer.flush()
     t.coalescer.flush()
     expect(t.published).toEqual([
       ['pty', 'a'],
       ['pty', 'b'],
+      ['pty', 'c'],
     ])
     expect(t.timer?.cancelled).toBe(true)
   })

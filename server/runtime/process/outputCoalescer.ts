@@ -28,7 +28,10 @@ export interface CoalescerOptions {
  * as its own event would pay the per-event cost (encoding, envelope, write) before the next
  * read and hold the process back. So output that follows other output within a moment is
  * gathered for up to 2 ms, or until the largest event a subscriber takes is full; a lone read,
- * such as a keystroke's echo, goes out at once. Order across stdout and stderr is kept.
+ * such as a keystroke's echo, goes out at once, and so does the one right after it: a message
+ * written in two parts (a language server's header, then its body) would otherwise wait out a
+ * gather on every answer. Output is a flood from its third read on. Order across stdout and
+ * stderr is kept.
  * A flood gathers for longer (up to 8 ms, half a frame): its events, each costing every hop
  * about the same, come half as often, and the runtime spent a third less CPU on a 32 MiB flood
  * (measured on the runtime alone; `npm run bench -- terminal` shows the flood against wetty).
@@ -38,6 +41,8 @@ export class OutputCoalescer {
   private pending: { kind: OutputKind; parts: Uint8Array[]; bytes: number } | undefined
   private cancelFlush: (() => void) | undefined
   private lastOutputAt = Number.NEGATIVE_INFINITY
+  /** Reads since output last began after a pause. */
+  private readsInRun = 0
   /** How long the next gather lasts: longer while output keeps coming. */
   private gatherMs = firstGatherMs
   private readonly publish: CoalescerOptions['publish']
@@ -58,9 +63,10 @@ export class OutputCoalescer {
     const now = this.now()
     const busy = now - this.lastOutputAt < busyWithinMs
     this.lastOutputAt = now
+    this.readsInRun = busy ? this.readsInRun + 1 : 1
     if (!this.pending) {
-      if (!busy) {
-        this.gatherMs = firstGatherMs
+      if (!busy) this.gatherMs = firstGatherMs
+      if (this.readsInRun <= 2) {
         this.publish(kind, data)
         return
       }
