@@ -5,6 +5,7 @@ import type { SharedText } from '../../sandbox/collab/SharedDocuments'
 import { SharedTextBinding } from './collab/SharedTextBinding'
 import type { EditorRange } from './EditorManager'
 import { languageFor } from './languageFor'
+import { modelScheme } from './modelScheme'
 import { baseName } from './movedPath'
 import { mergeEdits } from './threeWayMerge'
 
@@ -39,7 +40,7 @@ export class TextBuffer {
     readonly reduced: boolean,
   ) {
     // Model URIs never change, so they carry a number, not the path (an open file can be renamed).
-    const uri = monaco.Uri.from({ scheme: 'sandbox', path: `/${nextModel++}/${baseName(path)}` })
+    const uri = monaco.Uri.from({ scheme: modelScheme, path: `/${nextModel++}/${baseName(path)}` })
     this.model = monaco.editor.createModel(text, reduced ? 'plaintext' : languageOf(path, text), uri)
     this.savedVersion = this.model.getAlternativeVersionId()
     this.subscription = this.model.onDidChangeContent(() => this.notifyIfDirtyChanged())

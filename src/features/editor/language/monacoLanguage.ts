@@ -7,6 +7,7 @@ import type * as Lsp from 'vscode-languageserver-protocol'
 import type { LanguageService } from '../../../sandbox/language/LanguageService'
 import { pathOfUri, uriOfPath } from '../../../sandbox/language/uris'
 import type { MonacoModule } from '../loadMonaco'
+import { modelScheme } from '../modelScheme'
 import type { EditorWorkspace } from './editorWorkspace'
 
 type MonacoApi = MonacoModule['monaco']
@@ -229,7 +230,8 @@ export function registerLanguageFeatures(
   applyEdit: (target: Target, edit: Lsp.WorkspaceEdit) => Promise<boolean>,
 ): void {
   if (registered) return
-  const all = '*'
+  // Every language of an open file's model (see modelScheme).
+  const all = { language: '*', scheme: modelScheme }
   const l = m.languages
   registered = [
     l.registerCompletionItemProvider(all, {
