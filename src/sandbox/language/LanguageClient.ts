@@ -95,6 +95,8 @@ async function quietly(send: () => Promise<unknown>): Promise<void> {
 export class LanguageClient {
   private process: StdioProcess | undefined
   private connection: MessageConnection | undefined
+  /** The documents the current server was told are open. */
+  private opened = new Set<string>()
   /** The JSON-RPC module, once the first launch loaded it. */
   private rpc: typeof import('./lspConnection') | undefined
   private capabilitiesOf: ServerCapabilities | undefined
@@ -143,7 +145,14 @@ export class LanguageClient {
     }
   }
 
+  /**
+   * Tells the running server of a document, once: a document may be opened by the start (which
+   * tells of every open one) and by its own opening, when the two cross. A second didOpen is an
+   * error in LSP, and Pyright starts its analysis over on it.
+   */
   didOpen(doc: ServedDocument): void {
+    if (this.current.kind !== 'running' || this.opened.has(doc.uri)) return
+    this.opened.add(doc.uri)
     this.notify('textDocument/didOpen', {
       textDocument: { uri: doc.uri, languageId: doc.languageId, version: doc.version, text: doc.text() },
     })
@@ -170,6 +179,7 @@ export class LanguageClient {
     clearTimeout(this.pullTimers.get(uri))
     this.pullTimers.delete(uri)
     this.pulls.delete(uri)
+    if (!this.opened.delete(uri)) return
     this.notify('textDocument/didClose', { textDocument: { uri } })
   }
 
@@ -307,6 +317,7 @@ export class LanguageClient {
     const { connection, output } = connectOverStdio(server)
     this.process = server
     this.connection = connection
+    this.opened = new Set()
     this.listen(connection)
     connection.listen()
     try {

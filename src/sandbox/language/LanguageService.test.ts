@@ -199,6 +199,48 @@ describe('LanguageService', { timeout: 120_000 }, () => {
     expect(stopped.reason).toContain('not an LSP header: not-lsp⏎not-lsp')
   })
 
+  it('tells a server of an open document once, however its opening and the start cross', async () => {
+    // A server that answers initialize and writes down every message it is sent.
+    const recorder = `import { appendFileSync } from 'node:fs'
+let pending = Buffer.alloc(0)
+const send = (message) => {
+  const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', ...message }))
+  process.stdout.write('Content-Length: ' + body.length + '\\r\\n\\r\\n')
+  process.stdout.write(body)
+}
+process.stdin.on('data', (chunk) => {
+  pending = Buffer.concat([pending, chunk])
+  for (;;) {
+    const end = pending.indexOf('\\r\\n\\r\\n')
+    if (end < 0) return
+    const length = Number(/Content-Length: (\\d+)/i.exec(pending.subarray(0, end).toString())[1])
+    if (pending.length < end + 4 + length) return
+    const message = JSON.parse(pending.subarray(end + 4, end + 4 + length).toString())
+    pending = pending.subarray(end + 4 + length)
+    appendFileSync(process.argv[2], message.method + ' ' + (message.params?.textDocument?.uri ?? '') + '\\n')
+    if (message.method === 'initialize') send({ id: message.id, result: { capabilities: { textDocumentSync: 1 } } })
+    else if (message.method === 'shutdown') send({ id: message.id, result: null })
+    else if (message.method === 'exit') process.exit(0)
+  }
+})
+`
+    await session.files.write(path('recorder.mjs'), encode(recorder))
+    await writeTable({
+      python: { command: `${process.execPath} ${path('recorder.mjs')} ${path('recorded.log')}` },
+    })
+    await until('the recorder running', () => (state('python')?.kind === 'running' ? true : undefined))
+    // The editor opens it again while the server, just started, told of it already.
+    open('main.py', 'python', texts.get(path('main.py')) ?? '')
+    const opens = async () =>
+      new TextDecoder()
+        .decode(await session.files.read(path('recorded.log')))
+        .split('\n')
+        .filter((line) => line.startsWith('textDocument/didOpen') && line.endsWith('/main.py'))
+    await until('the didOpen', async () => ((await opens()).length > 0 ? true : undefined))
+    await new Promise((r) => setTimeout(r, 500))
+    expect(await opens()).toHaveLength(1)
+  })
+
   it("lays a lab's servers over the workspace file's, and stops every one for an exam", async () => {
     await writeTable({ python: { command: 'no-such-language-server --stdio' } })
     await until('missing', () => (state('python')?.kind === 'missing' ? true : undefined))

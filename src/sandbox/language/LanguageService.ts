@@ -140,8 +140,9 @@ export class LanguageService {
     if (!serverKey) return
     clearTimeout(this.idleTimers.get(serverKey))
     void this.clientFor(serverKey).then((client) => {
-      // Opened meanwhile by a start that tells the server of every open document.
-      if (!this.docs.has(path)) return
+      // Closed meanwhile, or opened again as another document.
+      if (this.docs.get(path) !== doc) return
+      // A start meanwhile told the server of it already: didOpen says it once.
       if (client?.state.kind === 'running') client.didOpen(doc)
       else client?.start()
     })
