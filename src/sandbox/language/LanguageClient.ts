@@ -64,12 +64,6 @@ const maxRestartDelayMs = 30_000
 /** This many crashes, each within `crashWindowMs` of the last, and it stays stopped. */
 const maxCrashes = 5
 const crashWindowMs = 3 * 60_000
-/**
- * Pulled diagnostics are asked for once typing pauses this long: short, since the server's own
- * check takes the most of the second a user waits for a squiggle (an answer to an older pull
- * that comes after a newer one's is dropped).
- */
-const pullDelayMs = 100
 /** A shell that cannot find a command says so with this exit code. */
 const commandNotFound = 127
 /** How long a server may take to answer `shutdown`, and then to exit, before it is killed. */
@@ -105,8 +99,8 @@ export class LanguageClient {
   private crashes: number[] = []
   private restartTimer: ReturnType<typeof setTimeout> | undefined
   private readonly pullTimers = new Map<string, ReturnType<typeof setTimeout>>()
-  /** The latest pull asked for each document. */
-  private readonly pulls = new Map<string, number>()
+  /** The pull in flight for each document, cancelled by the next change. */
+  private readonly pulls = new Map<string, AbortController>()
   private wanted = false
   private generation = 0
   /** Settles when the current server's process has ended. */
@@ -178,6 +172,7 @@ export class LanguageClient {
   didClose(uri: string): void {
     clearTimeout(this.pullTimers.get(uri))
     this.pullTimers.delete(uri)
+    this.pulls.get(uri)?.abort()
     this.pulls.delete(uri)
     if (!this.opened.delete(uri)) return
     this.notify('textDocument/didClose', { textDocument: { uri } })
@@ -378,21 +373,31 @@ export class LanguageClient {
     // Anything else it asks is answered "not supported", never left waiting.
   }
 
-  /** Diagnostics a server gives when asked (LSP 3.17's pull), once typing pauses. */
+  /**
+   * Diagnostics a server gives when asked (LSP 3.17's pull): asked after every change (the
+   * changes of one task together), the pull before cancelled, as VS Code's client does. The
+   * server's own check is what the user waits for; a pause before asking only added to it.
+   */
   private schedulePull(uri: string): void {
     if (!this.capabilitiesOf?.diagnosticProvider) return
+    this.pulls.get(uri)?.abort()
+    this.pulls.delete(uri)
     clearTimeout(this.pullTimers.get(uri))
     this.pullTimers.set(
       uri,
       setTimeout(async () => {
         this.pullTimers.delete(uri)
-        const pull = (this.pulls.get(uri) ?? 0) + 1
+        const pull = new AbortController()
         this.pulls.set(uri, pull)
-        const report = await this.request<DocumentDiagnosticReport>('textDocument/diagnostic', {
-          textDocument: { uri },
-        })
-        if (report?.kind === 'full' && this.pulls.get(uri) === pull) this.host.diagnostics(uri, report.items)
-      }, pullDelayMs),
+        const report = await this.request<DocumentDiagnosticReport>(
+          'textDocument/diagnostic',
+          { textDocument: { uri } },
+          { signal: pull.signal },
+        )
+        if (pull.signal.aborted) return
+        this.pulls.delete(uri)
+        if (report?.kind === 'full') this.host.diagnostics(uri, report.items)
+      }),
     )
   }
 
