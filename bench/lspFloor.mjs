@@ -17,6 +17,8 @@ const server = spawn('bash', ['-l', '-c', config.command], {
 let nextId = 1
 const pending = new Map()
 const notificationWaiters = []
+/** The last diagnostics each document was sent (servers that push them). */
+const pushed = new Map()
 let buffered = Buffer.alloc(0)
 
 function send(message) {
@@ -60,6 +62,8 @@ function dispatch(message) {
     else call?.resolve(message.result)
     return
   }
+  if (message.method === 'textDocument/publishDiagnostics')
+    pushed.set(message.params.uri, message.params.diagnostics)
   const index = notificationWaiters.findIndex((w) => w.method === message.method && w.accept(message.params))
   if (index >= 0) notificationWaiters.splice(index, 1)[0].resolve(message.params)
 }
@@ -111,6 +115,43 @@ notify('textDocument/didOpen', {
 await diagnostics(init.capabilities)
 const coldMs = performance.now() - started
 
+const errorsIn = (items) => items.filter((d) => d.severity === 1 || d.severity === undefined).length
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+
+/** Waits until the document's error count passes `accept`: pulled again and again, or as last pushed. */
+async function errorsUntil(capabilities, accept) {
+  for (;;) {
+    const items = capabilities.diagnosticProvider
+      ? ((await request('textDocument/diagnostic', { textDocument: { uri: config.uri } }))?.items ?? [])
+      : (pushed.get(config.uri) ?? [])
+    if (accept(errorsIn(items))) return
+    await sleep(5)
+  }
+}
+
+// Diagnostics after an edit: the line the IDE's bench types, sent whole, to one more error; then
+// taken away again, to the count before.
+let version = 1
+const change = (text) =>
+  notify('textDocument/didChange', {
+    textDocument: { uri: config.uri, version: ++version },
+    contentChanges: [{ text }],
+  })
+let before = 0
+await errorsUntil(init.capabilities, (n) => {
+  before = n
+  return true
+})
+const diagnosticsAfterEdit = []
+for (const line of config.badLines) {
+  const t = performance.now()
+  change(`${config.text}\n${line}`)
+  await errorsUntil(init.capabilities, (n) => n > before)
+  diagnosticsAfterEdit.push(performance.now() - t)
+  change(config.text)
+  await errorsUntil(init.capabilities, (n) => n <= before)
+}
+
 const completion = []
 for (let i = 0; i < config.requests; i++) {
   const t = performance.now()
@@ -126,5 +167,5 @@ for (let i = 0; i < config.requests; i++) {
 
 await request('shutdown', null).catch(() => {})
 notify('exit', null)
-process.stdout.write(JSON.stringify({ coldMs, completion }))
+process.stdout.write(JSON.stringify({ coldMs, completion, diagnosticsAfterEdit }))
 setTimeout(() => process.exit(0), 500)
