@@ -105,7 +105,7 @@ export function FileTreeView({
     const needle = t.text.toLowerCase()
     for (let step = t.text.length === 1 ? 1 : 0; step <= rows.length; step++) {
       const index = (active + step) % rows.length
-      if (rows.at(index)?.name.toLowerCase().startsWith(needle)) return moveTo(index)
+      if (rows.nameAt(index)?.toLowerCase().startsWith(needle)) return moveTo(index)
     }
   }
 

@@ -83,6 +83,8 @@ describe('FileTree', () => {
     const paths = ['a', 'a/a1', 'a/a2', 'b', 'b/b1', 'x.txt', 'y.txt'].map((p) => `/home/user/${p}`)
     expect(rows.length).toBe(7)
     expect(paths.map((_, i) => rows.at(i)?.path)).toEqual(paths)
+    expect(paths.map((_, i) => rows.nameAt(i))).toEqual(['a', 'a1', 'a2', 'b', 'b1', 'x.txt', 'y.txt'])
+    expect(rows.nameAt(7)).toBeUndefined()
     expect(paths.map((p) => rows.indexOf(p))).toEqual([0, 1, 2, 3, 4, 5, 6])
     expect([rows.at(-1), rows.at(7), rows.at(1.5)]).toEqual([undefined, undefined, undefined])
     expect(rows.indexOf('/home/user/nowhere')).toBe(-1)

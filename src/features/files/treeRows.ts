@@ -48,6 +48,18 @@ export class TreeRows implements Iterable<TreeRow> {
 
   /** The row at a position, or undefined past the ends. */
   at(index: number): TreeRow | undefined {
+    const place = this.locate(index)
+    return place && this.row(place.run, place.at)
+  }
+
+  /** The name shown at a position, without making its row (type-to-find passes many). */
+  nameAt(index: number): string | undefined {
+    const place = this.locate(index)
+    return place && (place.run.entries[place.at] as EntryInfo).name
+  }
+
+  /** The run a position falls in, and its entry's index there. */
+  private locate(index: number): { run: RowRun; at: number } | undefined {
     if (!Number.isInteger(index) || index < 0 || index >= this.length) return undefined
     // The last run starting at or before `index`.
     let low = 0
@@ -58,7 +70,7 @@ export class TreeRows implements Iterable<TreeRow> {
       else high = middle - 1
     }
     const run = this.runs[low] as RowRun
-    return this.row(run, run.from + index - run.start)
+    return { run, at: run.from + index - run.start }
   }
 
   /** The position of a path's row, or -1 where it has none (not listed, or in a closed folder). */
