@@ -5,7 +5,7 @@ import { request } from 'node:http'
 import { userInfo } from 'node:os'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
-import { create, toBinary } from '@bufbuild/protobuf'
+import { create, toBinary, toJsonString } from '@bufbuild/protobuf'
 import { setAttribute } from 'fs-xattr'
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest'
 import { ListDirRequestSchema, ListDirResponseSchema } from '../../../src/gen/filesystem_pb'
@@ -28,13 +28,22 @@ describe('ListDir of a big folder, streamed', () => {
   const at = (...parts: string[]) => join(rt.home, ...parts)
   const count = 100_000
 
-  /** A binary ListDir over HTTP/1.1, read piece by piece; `progress` is read as each piece arrives. */
-  const listRaw = (path: string, headers: Record<string, string>, progress: () => number = () => 0) =>
+  /** A ListDir over HTTP/1.1 (binary, or JSON as the SDKs ask), read piece by piece; `progress` is read as each piece arrives. */
+  const listRaw = (
+    path: string,
+    headers: Record<string, string>,
+    progress: () => number = () => 0,
+    encoding: 'proto' | 'json' = 'proto',
+  ) =>
     new Promise<RawAnswer>((resolve, reject) => {
-      const body = toBinary(ListDirRequestSchema, create(ListDirRequestSchema, { path, depth: 1 }))
+      const message = create(ListDirRequestSchema, { path, depth: 1 })
+      const body =
+        encoding === 'proto'
+          ? toBinary(ListDirRequestSchema, message)
+          : toJsonString(ListDirRequestSchema, message)
       const req = request(
         `${rt.url}/filesystem.Filesystem/ListDir`,
-        { method: 'POST', headers: { 'Content-Type': 'application/proto', ...rt.auth, ...headers } },
+        { method: 'POST', headers: { 'Content-Type': `application/${encoding}`, ...rt.auth, ...headers } },
         (res) => {
           const pieces: Buffer[] = []
           const marks: number[] = []
@@ -57,16 +66,14 @@ describe('ListDir of a big folder, streamed', () => {
       req.end(body)
     })
 
-  /** The old whole answer's bytes: listDir's entries written by protobuf-es itself. */
+  /** The old whole answer: listDir's entries, as protobuf-es itself writes them. */
+  const wholeMessage = async (path: string) =>
+    create(ListDirResponseSchema, {
+      entries: await listDir(path, 1, new UserDirectory(userInfo().username, rt.home)),
+    })
   const wholeAnswer = async (path: string) =>
-    Buffer.from(
-      toBinary(
-        ListDirResponseSchema,
-        create(ListDirResponseSchema, {
-          entries: await listDir(path, 1, new UserDirectory(userInfo().username, rt.home)),
-        }),
-      ),
-    )
+    Buffer.from(toBinary(ListDirResponseSchema, await wholeMessage(path)))
+  const wholeJson = async (path: string) => toJsonString(ListDirResponseSchema, await wholeMessage(path))
 
   beforeAll(async () => {
     rt = await startTestRuntime()
@@ -121,12 +128,27 @@ describe('ListDir of a big folder, streamed', () => {
     expect(answer.body.equals(await wholeAnswer(at('big')))).toBe(true)
   }, 60_000)
 
+  it('sends the SDKs their JSON as it is read too: the text toJsonString writes for the whole', async () => {
+    const answer = await listRaw('big', { 'Accept-Encoding': 'gzip' }, undefined, 'json')
+    expect(answer.status).toBe(200)
+    expect(answer.headers['content-type']).toBe('application/json')
+    expect(answer.headers['content-encoding']).toBe('gzip')
+    expect(answer.headers['content-length']).toBeUndefined()
+    expect(answer.marks.length).toBeGreaterThan(1)
+    expect(gunzipSync(answer.body).toString()).toBe(await wholeJson(at('big')))
+    const plain = await listRaw('big', { 'Accept-Encoding': 'identity' }, undefined, 'json')
+    expect(plain.body.toString()).toBe(await wholeJson(at('big')))
+  }, 60_000)
+
   it('answers a small folder whole, as before, with its length', async () => {
     mkdirSync(at('small'))
     for (let i = 0; i < 100; i++) writeFileSync(at('small', `f${i}`), '')
     const answer = await listRaw('small', { 'Accept-Encoding': 'gzip' })
     expect(answer.headers['content-length']).toBe(String(answer.body.length))
     expect(gunzipSync(answer.body).equals(await wholeAnswer(at('small')))).toBe(true)
+    const json = await listRaw('small', { 'Accept-Encoding': 'identity' }, undefined, 'json')
+    expect(json.headers['content-length']).toBe(String(json.body.length))
+    expect(json.body.toString()).toBe(await wholeJson(at('small')))
   })
 
   it('answers a missing folder with the Connect error, before any entry', async () => {

@@ -1,4 +1,4 @@
-import { create } from '@bufbuild/protobuf'
+import { create, fromBinary } from '@bufbuild/protobuf'
 import type { HandlerContext, ServiceImpl } from '@connectrpc/connect'
 import {
   type Filesystem,
@@ -15,6 +15,7 @@ import { entriesPerChunk } from './dirChunks'
 import { readsInChunks } from './dirEntries'
 import { listDir, listDirInChunks } from './listDir'
 import { asUnknownEntries, preEncodedEntries } from './listingBinary'
+import { entriesJson, listingJson } from './listingJson'
 import { makeDir } from './makeDir'
 import { movePath } from './movePath'
 import { removePath } from './removePath'
@@ -47,6 +48,14 @@ async function* answerBytes(
   } finally {
     await rest.return()
   }
+}
+
+/** A ListDirResponse's bytes, chunk by chunk, as the same answer's JSON text (listingJson.ts). */
+async function* answerJson(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array, void, undefined> {
+  async function* texts() {
+    for await (const chunk of bytes) yield entriesJson(chunk)
+  }
+  for await (const text of listingJson(texts())) yield Buffer.from(text)
 }
 
 /** A unary call whose messages travel in protobuf's binary encoding (`application/proto`). */
@@ -86,19 +95,24 @@ export function filesystemService(rt: RuntimeContext): {
   }
 
   /**
-   * A folder's entries for the IDE (protobuf's binary encoding, one level): its errors thrown
-   * before the first entry is sent, as listDir's are; a folder of more than one chunk then sent
-   * chunk by chunk as its entries are read (streamedAnswer.ts), where a smaller one is answered whole.
+   * A folder's entries, one level, read in chunks by the native reader: its errors thrown before
+   * the first entry is sent, as listDir's are; a folder of more than one chunk then sent chunk by
+   * chunk as its entries are read (streamedAnswer.ts), where a smaller one is answered whole. In
+   * protobuf's binary encoding (the IDE) or in JSON (the SDKs), both made from the chunks' bytes.
    */
   async function listDirStreamed(path: string, ctx: HandlerContext): Promise<ListDirResponse> {
     const listing = await listDirInChunks(path, rt.users)
     const first = await listing.chunks.next()
     const bytes = first.done ? Buffer.alloc(0) : first.value
+    const binary = asksForBinary(ctx)
     if (listing.count <= entriesPerChunk) {
       await listing.chunks.return()
-      return { ...create(ListDirResponseSchema), $unknown: asUnknownEntries(bytes) }
+      return binary
+        ? { ...create(ListDirResponseSchema), $unknown: asUnknownEntries(bytes) }
+        : fromBinary(ListDirResponseSchema, bytes)
     }
-    streamAnswer(ctx, answerBytes(bytes, listing.chunks))
+    const body = answerBytes(bytes, listing.chunks)
+    streamAnswer(ctx, binary ? body : answerJson(body))
     return create(ListDirResponseSchema)
   }
 

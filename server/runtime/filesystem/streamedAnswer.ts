@@ -17,6 +17,7 @@ import { Filesystem } from '../../../src/gen/filesystem_pb'
 // protocol allows a body of unknown length. connect-node still does everything up to the answer
 // (routing, the token's user, content types, timeouts, errors): the implementation returns an empty
 // message and hands its bytes here, and the ListDir handler sends them in place of that message's.
+// A JSON answer (the SDKs') is sent the same way, its text made from the same chunks (listingJson.ts).
 
 /** A Node request (HTTP/1.1 or HTTP/2): its connection is what a failed answer cuts. */
 type Request = { readonly socket: { destroy(): unknown } }
@@ -35,12 +36,12 @@ export function streamedAnswerValues(request: Request): ContextValues {
   return createContextValues().set(answerKey, { request })
 }
 
-/** Whether this call's answer can be sent as it is read: a Connect unary call in protobuf's binary encoding. */
+/** Whether this call's answer can be sent as it is read: a Connect unary call, in protobuf's binary encoding or JSON. */
 export function canStreamAnswer(ctx: HandlerContext): boolean {
   return (
     ctx.values.get(answerKey) !== undefined &&
     ctx.protocolName === 'connect' &&
-    /^application\/proto$/i.test(ctx.responseHeader.get('content-type') ?? '')
+    /^application\/(proto|json)$/i.test(ctx.responseHeader.get('content-type') ?? '')
   )
 }
 
