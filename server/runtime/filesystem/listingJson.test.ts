@@ -46,15 +46,15 @@ const entries: Init[] = [
 const expected = (list: Init[]) =>
   toJsonString(ListDirResponseSchema, create(ListDirResponseSchema, { entries: list }))
 
-async function joined(chunks: string[]): Promise<string> {
-  let text = ''
+async function joined(chunks: Uint8Array[]): Promise<string> {
+  const pieces: Uint8Array[] = []
   for await (const piece of listingJson(
     (async function* () {
       yield* chunks
     })(),
   ))
-    text += piece
-  return text
+    pieces.push(piece)
+  return Buffer.concat(pieces).toString()
 }
 
 describe('listing JSON from the binary answer', () => {
@@ -68,8 +68,8 @@ describe('listing JSON from the binary answer', () => {
   it('joins chunks into one list, skips chunks left empty, and writes {} for no entry', async () => {
     const chunk = (list: Init[]) => entriesJson(encodeEntries(list.map((e) => create(EntryInfoSchema, e))))
     const [first, second, third] = [entries.slice(0, 3), entries.slice(3, 6), entries.slice(6)]
-    expect(await joined([chunk(first), '', chunk(second), chunk(third)])).toBe(expected(entries))
-    expect(await joined(['', ''])).toBe('{}')
+    expect(await joined([chunk(first), Buffer.alloc(0), chunk(second), chunk(third)])).toBe(expected(entries))
+    expect(await joined([Buffer.alloc(0), Buffer.alloc(0)])).toBe('{}')
     expect(await joined([])).toBe(expected([]))
   })
 

@@ -1,6 +1,6 @@
-import { BinaryReader, WireType } from '@bufbuild/protobuf/wire'
+import { WireType } from '@bufbuild/protobuf/wire'
 import { FileType } from '../../../src/gen/filesystem_pb'
-import { entriesField, entryField, timestampField } from './listingBinary'
+import { entriesField, entryField, timestampField, Writer } from './listingBinary'
 
 // A big listing in Connect's JSON, as the SDKs ask for it, made from the bytes the binary answer
 // is already made of (nativeChunkBinary.ts): protobuf-es's toJson goes through reflection for
@@ -9,130 +9,310 @@ import { entriesField, entryField, timestampField } from './listingBinary'
 // order in filesystem.proto, lowerCamelCase names, defaults left out, the int64 size as a string,
 // the type by its enum name, the time as RFC 3339 with 0, 3, 6 or 9 digits of a second.
 
+/** The JSON of each FileType: its name, quoted. */
 const fileTypeNames: Record<number, string> = {
-  [FileType.FILE]: 'FILE_TYPE_FILE',
-  [FileType.DIRECTORY]: 'FILE_TYPE_DIRECTORY',
-  [FileType.SYMLINK]: 'FILE_TYPE_SYMLINK',
+  [FileType.FILE]: '"FILE_TYPE_FILE"',
+  [FileType.DIRECTORY]: '"FILE_TYPE_DIRECTORY"',
+  [FileType.SYMLINK]: '"FILE_TYPE_SYMLINK"',
 }
 
 const earliest = Date.parse('0001-01-01T00:00:00Z')
 const latest = Date.parse('9999-12-31T23:59:59Z')
 
-/** A google.protobuf.Timestamp as JSON text (a quoted string), as protobuf-es writes it. */
-function timestampJson(seconds: bigint | string, nanos: number): string {
-  const ms = Number(seconds) * 1000
-  if (ms < earliest || ms > latest) throw new Error(`a modification time out of JSON's range: ${seconds} s`)
-  if (nanos < 0 || nanos > 999_999_999) throw new Error(`a modification time with ${nanos} ns`)
-  let zone = 'Z'
-  if (nanos > 0) {
-    const digits = String(nanos + 1_000_000_000).slice(1)
-    zone = digits.endsWith('000000')
-      ? `.${digits.slice(0, 3)}Z`
-      : digits.endsWith('000')
-        ? `.${digits.slice(0, 6)}Z`
-        : `.${digits}Z`
+/** The seconds of the last time written, and its text up to the seconds: files made together share them. */
+let lastSeconds: number | bigint | undefined
+let lastSecondsText = ''
+
+function timestampJson(seconds: number | bigint, nanos: number): string {
+  if (seconds !== lastSeconds) {
+    const ms = Number(seconds) * 1000
+    if (ms < earliest || ms > latest) throw new Error(`a modification time out of JSON's range: ${seconds} s`)
+    lastSecondsText = new Date(ms).toISOString().slice(0, -5)
+    lastSeconds = seconds
   }
-  return `"${new Date(ms).toISOString().replace('.000Z', zone)}"`
+  if (nanos < 0 || nanos > 999_999_999) throw new Error(`a modification time with ${nanos} ns`)
+  if (nanos === 0) return `"${lastSecondsText}Z"`
+  const digits = String(nanos + 1_000_000_000).slice(1)
+  const fraction = digits.endsWith('000000')
+    ? digits.slice(0, 3)
+    : digits.endsWith('000')
+      ? digits.slice(0, 6)
+      : digits
+  return `"${lastSecondsText}.${fraction}Z"`
 }
 
-function readTimestamp(r: BinaryReader): string {
-  const end = r.uint32() + r.pos
-  let seconds: bigint | string = 0n
+/**
+ * A reading position in protobuf bytes: varints as numbers (a BigInt only past 2^49, which a size
+ * or a time before 1970 can be), strings as their byte range, nothing allocated for a tag.
+ */
+class Cursor {
+  pos = 0
+  constructor(readonly buf: Uint8Array) {}
+
+  varint(): number | bigint {
+    const buf = this.buf
+    const start = this.pos
+    let value = 0
+    let scale = 1
+    for (let i = 0; i < 7; i++) {
+      const byte = buf[this.pos++]
+      if (byte === undefined) throw new Error('a listing cut short in a varint')
+      value += (byte & 0x7f) * scale
+      if (byte < 0x80) return value
+      scale *= 0x80
+    }
+    // Past 49 bits: read again as a 64-bit two's complement number.
+    this.pos = start
+    let big = 0n
+    for (let shift = 0n; shift < 70n; shift += 7n) {
+      const byte = buf[this.pos++]
+      if (byte === undefined) throw new Error('a listing cut short in a varint')
+      big |= BigInt(byte & 0x7f) << shift
+      if (byte < 0x80) return BigInt.asIntN(64, big)
+    }
+    throw new Error('a varint longer than 10 bytes')
+  }
+
+  number(): number {
+    return Number(this.varint())
+  }
+
+  /** A length-delimited field's end, the cursor at its start. */
+  delimited(): number {
+    const end = this.number() + this.pos
+    if (end > this.buf.length) throw new Error('a listing cut short in a field')
+    return end
+  }
+
+  skip(wireType: number): void {
+    if (wireType === WireType.Varint) this.varint()
+    else if (wireType === WireType.LengthDelimited) this.pos = this.delimited()
+    else if (wireType === WireType.Bit64) this.pos += 8
+    else if (wireType === WireType.Bit32) this.pos += 4
+    else throw new Error(`a listing with wire type ${wireType}`)
+  }
+
+  text(end: number): string {
+    const buf = this.buf
+    return Buffer.from(buf.buffer, buf.byteOffset + this.pos, end - this.pos).toString('utf8')
+  }
+}
+
+function readTimestamp(c: Cursor): string {
+  const end = c.delimited()
+  let seconds: number | bigint = 0
   let nanos = 0
-  while (r.pos < end) {
-    const [field, wireType] = r.tag()
-    if (field === timestampField.seconds && wireType === WireType.Varint) seconds = r.int64()
-    else if (field === timestampField.nanos && wireType === WireType.Varint) nanos = r.int32()
-    else r.skip(wireType, field)
+  while (c.pos < end) {
+    const tag = c.number()
+    const field = tag >>> 3
+    if (field === timestampField.seconds && (tag & 7) === WireType.Varint) seconds = c.varint()
+    else if (field === timestampField.nanos && (tag & 7) === WireType.Varint)
+      nanos = Number(BigInt.asIntN(32, BigInt(c.varint())))
+    else c.skip(tag & 7)
   }
   return timestampJson(seconds, nanos)
 }
 
-function readMapEntry(r: BinaryReader, into: Record<string, string>): void {
-  const end = r.uint32() + r.pos
+function readMapEntry(c: Cursor, into: Record<string, string>): void {
+  const end = c.delimited()
   let key = ''
   let value = ''
-  while (r.pos < end) {
-    const [field, wireType] = r.tag()
-    if (field === 1 && wireType === WireType.LengthDelimited) key = r.string()
-    else if (field === 2 && wireType === WireType.LengthDelimited) value = r.string()
-    else r.skip(wireType, field)
+  while (c.pos < end) {
+    const tag = c.number()
+    const wireType = tag & 7
+    if (wireType !== WireType.LengthDelimited) {
+      c.skip(wireType)
+      continue
+    }
+    const stop = c.delimited()
+    if (tag >>> 3 === 1) key = c.text(stop)
+    else if (tag >>> 3 === 2) value = c.text(stop)
+    c.pos = stop
   }
   into[key] = value
 }
 
-/** One EntryInfo's bytes (the reader at its length) as its JSON object. */
-function entryJson(r: BinaryReader): string {
-  const end = r.uint32() + r.pos
-  let name: string | undefined
-  let type = 0
-  let path: string | undefined
-  let size: bigint | string = 0n
-  let mode = 0
-  let permissions: string | undefined
-  let owner: string | undefined
-  let group: string | undefined
-  let modifiedTime: string | undefined
-  let symlinkTarget: string | undefined
-  const metadata: Record<string, string> = {}
-  while (r.pos < end) {
-    const [field, wireType] = r.tag()
-    const text = wireType === WireType.LengthDelimited
-    if (field === entryField.name && text) name = r.string()
-    else if (field === entryField.type && !text) type = r.int32()
-    else if (field === entryField.path && text) path = r.string()
-    else if (field === entryField.size && !text) size = r.int64()
-    else if (field === entryField.mode && !text) mode = r.uint32()
-    else if (field === entryField.permissions && text) permissions = r.string()
-    else if (field === entryField.owner && text) owner = r.string()
-    else if (field === entryField.group && text) group = r.string()
-    else if (field === entryField.modifiedTime && text) modifiedTime = readTimestamp(r)
-    else if (field === entryField.symlinkTarget && text) symlinkTarget = r.string()
-    else if (field === entryField.metadata && text) readMapEntry(r, metadata)
-    else r.skip(wireType, field)
+/** Text into the writer, as UTF-8. */
+function text(w: Writer, value: string): void {
+  w.room(3 * value.length)
+  w.pos += w.buf.write(value, w.pos, 'utf8')
+}
+
+const quote = 0x22
+const backslash = 0x5c
+
+/**
+ * A string field's UTF-8 bytes as a JSON string: copied between quotes as they are where JSON
+ * needs no escape in them (most names), else decoded and written as JSON.stringify escapes it.
+ */
+function jsonString(w: Writer, bytes: Uint8Array, start: number, end: number): void {
+  for (let i = start; i < end; i++) {
+    const byte = bytes[i] as number
+    if (byte < 0x20 || byte === quote || byte === backslash) {
+      text(
+        w,
+        JSON.stringify(Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('utf8')),
+      )
+      return
+    }
   }
-  const fields: string[] = []
+  w.room(end - start + 2)
+  w.buf[w.pos++] = quote
+  w.copy(bytes, start, end)
+  w.buf[w.pos++] = quote
+}
+
+/** Where an entry's string field is: its bytes' range (start, end), or -1 when absent. */
+const absent = -1
+
+/** Keys as bytes, with and without the comma before: `"name":` and `,"name":`. */
+const keys = new Map<string, [Buffer, Buffer]>()
+function key(w: Writer, first: boolean, name: string): void {
+  let both = keys.get(name)
+  if (both === undefined) {
+    both = [Buffer.from(`"${name}":`), Buffer.from(`,"${name}":`)]
+    keys.set(name, both)
+  }
+  const bytes = both[first ? 0 : 1] as Buffer
+  w.room(bytes.length)
+  w.copy(bytes)
+}
+
+/** An entry's object being written: its fields in order, a comma before all but the first. */
+class ObjectWriter {
+  private first = true
+  constructor(
+    private readonly w: Writer,
+    private readonly bytes: Uint8Array,
+    private readonly ranges: number[],
+  ) {}
+
+  /** The string field in `slot` of the ranges, left out when absent, or empty unless `always`. */
+  string(slot: number, name: string, always = false): void {
+    const start = this.ranges[2 * slot] as number
+    const stop = this.ranges[2 * slot + 1] as number
+    if (start === absent || (start === stop && !always)) return
+    key(this.w, this.first, name)
+    this.first = false
+    jsonString(this.w, this.bytes, start, stop)
+  }
+
+  /** A field whose JSON is given, in ASCII (a number, a time, an enum's name). */
+  ascii(name: string, json: string): void {
+    key(this.w, this.first, name)
+    this.first = false
+    const w = this.w
+    w.room(json.length)
+    // A loop: these are a few characters, where a call into Buffer's encoder costs more.
+    for (let i = 0; i < json.length; i++) w.buf[w.pos++] = json.charCodeAt(i)
+  }
+
+  /** A field whose JSON is given, in any script. */
+  plain(name: string, json: string): void {
+    key(this.w, this.first, name)
+    this.first = false
+    text(this.w, json)
+  }
+}
+
+/** One EntryInfo (the cursor at its length) written as its JSON object. */
+function writeEntry(c: Cursor, w: Writer): void {
+  const end = c.delimited()
+  const bytes = c.buf
+  // [start, end) of name, path, permissions, owner, group, symlinkTarget.
+  const ranges = [absent, 0, absent, 0, absent, 0, absent, 0, absent, 0, absent, 0]
+  let type = 0
+  let size: number | bigint = 0
+  let mode = 0
+  let modifiedTime: string | undefined
+  let metadata: Record<string, string> | undefined
+  while (c.pos < end) {
+    const tag = c.number()
+    const field = tag >>> 3
+    const wireType = tag & 7
+    if (wireType === WireType.Varint) {
+      if (field === entryField.type) type = c.number()
+      else if (field === entryField.size) size = c.varint()
+      else if (field === entryField.mode) mode = c.number()
+      else c.skip(wireType)
+    } else if (wireType === WireType.LengthDelimited) {
+      const slot = stringSlots[field]
+      if (slot !== undefined) {
+        const stop = c.delimited()
+        ranges[2 * slot] = c.pos
+        ranges[2 * slot + 1] = stop
+        c.pos = stop
+      } else if (field === entryField.modifiedTime) modifiedTime = readTimestamp(c)
+      else if (field === entryField.metadata) {
+        metadata ??= {}
+        readMapEntry(c, metadata)
+      } else c.skip(wireType)
+    } else c.skip(wireType)
+  }
   // proto3's implicit fields are left out at their defaults; the optional symlinkTarget whenever set.
-  if (name) fields.push(`"name":${JSON.stringify(name)}`)
-  if (type !== 0)
-    fields.push(`"type":${fileTypeNames[type] === undefined ? type : `"${fileTypeNames[type]}"`}`)
-  if (path) fields.push(`"path":${JSON.stringify(path)}`)
-  if (String(size) !== '0') fields.push(`"size":"${size}"`)
-  if (mode !== 0) fields.push(`"mode":${mode}`)
-  if (permissions) fields.push(`"permissions":${JSON.stringify(permissions)}`)
-  if (owner) fields.push(`"owner":${JSON.stringify(owner)}`)
-  if (group) fields.push(`"group":${JSON.stringify(group)}`)
-  if (modifiedTime !== undefined) fields.push(`"modifiedTime":${modifiedTime}`)
-  if (symlinkTarget !== undefined) fields.push(`"symlinkTarget":${JSON.stringify(symlinkTarget)}`)
-  if (Object.keys(metadata).length > 0) fields.push(`"metadata":${JSON.stringify(metadata)}`)
-  return `{${fields.join(',')}}`
+  const o = new ObjectWriter(w, bytes, ranges)
+  w.room(1)
+  w.buf[w.pos++] = 0x7b // {
+  o.string(0, 'name')
+  if (type !== 0) o.ascii('type', fileTypeNames[type] ?? String(type))
+  o.string(1, 'path')
+  if (size !== 0 && size !== 0n) o.ascii('size', `"${size}"`)
+  if (mode !== 0) o.ascii('mode', String(mode))
+  o.string(2, 'permissions')
+  o.string(3, 'owner')
+  o.string(4, 'group')
+  if (modifiedTime !== undefined) o.ascii('modifiedTime', modifiedTime)
+  o.string(5, 'symlinkTarget', true)
+  if (metadata && Object.keys(metadata).length > 0) o.plain('metadata', JSON.stringify(metadata))
+  w.room(1)
+  w.buf[w.pos++] = 0x7d // }
+}
+
+/** EntryInfo's string fields by number: their place in writeEntry's ranges. */
+const stringSlots: Record<number, number> = {
+  [entryField.name]: 0,
+  [entryField.path]: 1,
+  [entryField.permissions]: 2,
+  [entryField.owner]: 3,
+  [entryField.group]: 4,
+  [entryField.symlinkTarget]: 5,
 }
 
 /**
  * The entries of a ListDirResponse's bytes (field 1, repeated: a chunk of a listing) as the JSON
- * objects toJsonString writes for them, joined by commas; '' for none.
+ * objects toJsonString writes for them, joined by commas; no bytes for none.
  */
-export function entriesJson(bytes: Uint8Array): string {
-  const r = new BinaryReader(bytes)
-  const entries: string[] = []
-  while (r.pos < r.len) {
-    const [field, wireType] = r.tag()
-    if (field === entriesField && wireType === WireType.LengthDelimited) entries.push(entryJson(r))
-    else r.skip(wireType, field)
+export function entriesJson(bytes: Uint8Array): Buffer {
+  const c = new Cursor(bytes)
+  // JSON takes about twice the bytes of the binary entries.
+  const w = new Writer(2 * bytes.length + 64)
+  while (c.pos < bytes.length) {
+    const tag = c.number()
+    if (tag >>> 3 !== entriesField || (tag & 7) !== WireType.LengthDelimited) {
+      c.skip(tag & 7)
+      continue
+    }
+    if (w.pos > 0) {
+      w.room(1)
+      w.buf[w.pos++] = 0x2c // ,
+    }
+    writeEntry(c, w)
   }
-  return entries.join(',')
+  return w.buf.subarray(0, w.pos)
 }
 
 /**
- * A whole ListDirResponse as JSON text, its entries' JSON given a chunk at a time (entriesJson's):
+ * A whole ListDirResponse as JSON, its entries' JSON given a chunk at a time (entriesJson's):
  * `{"entries":[…]}`, or `{}` when no chunk held an entry, as toJsonString writes an empty list.
  */
-export async function* listingJson(chunks: AsyncIterable<string>): AsyncGenerator<string, void, undefined> {
+export async function* listingJson(
+  chunks: AsyncIterable<Uint8Array>,
+): AsyncGenerator<Uint8Array, void, undefined> {
   let opened = false
   for await (const chunk of chunks) {
-    if (chunk === '') continue
-    yield opened ? `,${chunk}` : `{"entries":[${chunk}`
+    if (chunk.length === 0) continue
+    yield Buffer.concat([Buffer.from(opened ? ',' : '{"entries":['), chunk])
     opened = true
   }
-  yield opened ? ']}' : '{}'
+  yield Buffer.from(opened ? ']}' : '{}')
 }

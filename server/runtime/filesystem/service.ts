@@ -50,12 +50,12 @@ async function* answerBytes(
   }
 }
 
-/** A ListDirResponse's bytes, chunk by chunk, as the same answer's JSON text (listingJson.ts). */
+/** A ListDirResponse's bytes, chunk by chunk, as the same answer's JSON (listingJson.ts). */
 async function* answerJson(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array, void, undefined> {
-  async function* texts() {
+  async function* objects() {
     for await (const chunk of bytes) yield entriesJson(chunk)
   }
-  for await (const text of listingJson(texts())) yield Buffer.from(text)
+  yield* listingJson(objects())
 }
 
 /** A unary call whose messages travel in protobuf's binary encoding (`application/proto`). */
