@@ -1,4 +1,4 @@
-import { WireType } from '@bufbuild/protobuf/wire'
+import { BinaryReader, WireType } from '@bufbuild/protobuf/wire'
 import { FileType } from '../../../src/gen/filesystem_pb'
 import { entriesField, entryField, timestampField, Writer } from './listingBinary'
 
@@ -20,10 +20,10 @@ const earliest = Date.parse('0001-01-01T00:00:00Z')
 const latest = Date.parse('9999-12-31T23:59:59Z')
 
 /** The seconds of the last time written, and its text up to the seconds: files made together share them. */
-let lastSeconds: number | bigint | undefined
+let lastSeconds: bigint | string | undefined
 let lastSecondsText = ''
 
-function timestampJson(seconds: number | bigint, nanos: number): string {
+function timestampJson(seconds: bigint | string, nanos: number): string {
   if (seconds !== lastSeconds) {
     const ms = Number(seconds) * 1000
     if (ms < earliest || ms > latest) throw new Error(`a modification time out of JSON's range: ${seconds} s`)
@@ -41,93 +41,40 @@ function timestampJson(seconds: number | bigint, nanos: number): string {
   return `"${lastSecondsText}.${fraction}Z"`
 }
 
-/**
- * A reading position in protobuf bytes: varints as numbers (a BigInt only past 2^49, which a size
- * or a time before 1970 can be), strings as their byte range, nothing allocated for a tag.
- */
-class Cursor {
-  pos = 0
-  constructor(readonly buf: Uint8Array) {}
-
-  varint(): number | bigint {
-    const buf = this.buf
-    const start = this.pos
-    let value = 0
-    let scale = 1
-    for (let i = 0; i < 7; i++) {
-      const byte = buf[this.pos++]
-      if (byte === undefined) throw new Error('a listing cut short in a varint')
-      value += (byte & 0x7f) * scale
-      if (byte < 0x80) return value
-      scale *= 0x80
-    }
-    // Past 49 bits: read again as a 64-bit two's complement number.
-    this.pos = start
-    let big = 0n
-    for (let shift = 0n; shift < 70n; shift += 7n) {
-      const byte = buf[this.pos++]
-      if (byte === undefined) throw new Error('a listing cut short in a varint')
-      big |= BigInt(byte & 0x7f) << shift
-      if (byte < 0x80) return BigInt.asIntN(64, big)
-    }
-    throw new Error('a varint longer than 10 bytes')
-  }
-
-  number(): number {
-    return Number(this.varint())
-  }
-
-  /** A length-delimited field's end, the cursor at its start. */
-  delimited(): number {
-    const end = this.number() + this.pos
-    if (end > this.buf.length) throw new Error('a listing cut short in a field')
-    return end
-  }
-
-  skip(wireType: number): void {
-    if (wireType === WireType.Varint) this.varint()
-    else if (wireType === WireType.LengthDelimited) this.pos = this.delimited()
-    else if (wireType === WireType.Bit64) this.pos += 8
-    else if (wireType === WireType.Bit32) this.pos += 4
-    else throw new Error(`a listing with wire type ${wireType}`)
-  }
-
-  text(end: number): string {
-    const buf = this.buf
-    return Buffer.from(buf.buffer, buf.byteOffset + this.pos, end - this.pos).toString('utf8')
-  }
+/** Where a length-delimited field ends, the reader at its first byte. */
+function fieldEnd(r: BinaryReader): number {
+  const end = r.uint32() + r.pos
+  if (end > r.len) throw new Error('a listing cut short in a field')
+  return end
 }
 
-function readTimestamp(c: Cursor): string {
-  const end = c.delimited()
-  let seconds: number | bigint = 0
+/** UTF-8 bytes `[start, end)` as a string. */
+function utf8(bytes: Uint8Array, start: number, end: number): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('utf8')
+}
+
+function readTimestamp(r: BinaryReader): string {
+  const end = fieldEnd(r)
+  let seconds: bigint | string = 0n
   let nanos = 0
-  while (c.pos < end) {
-    const tag = c.number()
-    const field = tag >>> 3
-    if (field === timestampField.seconds && (tag & 7) === WireType.Varint) seconds = c.varint()
-    else if (field === timestampField.nanos && (tag & 7) === WireType.Varint)
-      nanos = Number(BigInt.asIntN(32, BigInt(c.varint())))
-    else c.skip(tag & 7)
+  while (r.pos < end) {
+    const [field, wireType] = r.tag()
+    if (field === timestampField.seconds && wireType === WireType.Varint) seconds = r.int64()
+    else if (field === timestampField.nanos && wireType === WireType.Varint) nanos = r.int32()
+    else r.skip(wireType, field)
   }
   return timestampJson(seconds, nanos)
 }
 
-function readMapEntry(c: Cursor, into: Record<string, string>): void {
-  const end = c.delimited()
+function readMapEntry(r: BinaryReader, into: Record<string, string>): void {
+  const end = fieldEnd(r)
   let key = ''
   let value = ''
-  while (c.pos < end) {
-    const tag = c.number()
-    const wireType = tag & 7
-    if (wireType !== WireType.LengthDelimited) {
-      c.skip(wireType)
-      continue
-    }
-    const stop = c.delimited()
-    if (tag >>> 3 === 1) key = c.text(stop)
-    else if (tag >>> 3 === 2) value = c.text(stop)
-    c.pos = stop
+  while (r.pos < end) {
+    const [field, wireType] = r.tag()
+    if (field === 1 && wireType === WireType.LengthDelimited) key = r.string()
+    else if (field === 2 && wireType === WireType.LengthDelimited) value = r.string()
+    else r.skip(wireType, field)
   }
   into[key] = value
 }
@@ -149,10 +96,7 @@ function jsonString(w: Writer, bytes: Uint8Array, start: number, end: number): v
   for (let i = start; i < end; i++) {
     const byte = bytes[i] as number
     if (byte < 0x20 || byte === quote || byte === backslash) {
-      text(
-        w,
-        JSON.stringify(Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('utf8')),
-      )
+      text(w, JSON.stringify(utf8(bytes, start, end)))
       return
     }
   }
@@ -215,39 +159,37 @@ class ObjectWriter {
   }
 }
 
-/** One EntryInfo (the cursor at its length) written as its JSON object. */
-function writeEntry(c: Cursor, w: Writer): void {
-  const end = c.delimited()
-  const bytes = c.buf
+/** One EntryInfo (the reader at its length) written as its JSON object. */
+function writeEntry(r: BinaryReader, w: Writer, bytes: Uint8Array): void {
+  const end = fieldEnd(r)
   // [start, end) of name, path, permissions, owner, group, symlinkTarget.
   const ranges = [absent, 0, absent, 0, absent, 0, absent, 0, absent, 0, absent, 0]
   let type = 0
-  let size: number | bigint = 0
+  let size: bigint | string = 0n
   let mode = 0
   let modifiedTime: string | undefined
   let metadata: Record<string, string> | undefined
-  while (c.pos < end) {
-    const tag = c.number()
-    const field = tag >>> 3
-    const wireType = tag & 7
+  while (r.pos < end) {
+    const [field, wireType] = r.tag()
     if (wireType === WireType.Varint) {
-      if (field === entryField.type) type = c.number()
-      else if (field === entryField.size) size = c.varint()
-      else if (field === entryField.mode) mode = c.number()
-      else c.skip(wireType)
+      if (field === entryField.type) type = r.int32()
+      else if (field === entryField.size) size = r.int64()
+      else if (field === entryField.mode) mode = r.uint32()
+      else r.skip(wireType, field)
     } else if (wireType === WireType.LengthDelimited) {
       const slot = stringSlots[field]
       if (slot !== undefined) {
-        const stop = c.delimited()
-        ranges[2 * slot] = c.pos
+        // The string's bytes stay where they are: copied into the JSON, mostly never decoded.
+        const stop = fieldEnd(r)
+        ranges[2 * slot] = r.pos
         ranges[2 * slot + 1] = stop
-        c.pos = stop
-      } else if (field === entryField.modifiedTime) modifiedTime = readTimestamp(c)
+        r.pos = stop
+      } else if (field === entryField.modifiedTime) modifiedTime = readTimestamp(r)
       else if (field === entryField.metadata) {
         metadata ??= {}
-        readMapEntry(c, metadata)
-      } else c.skip(wireType)
-    } else c.skip(wireType)
+        readMapEntry(r, metadata)
+      } else r.skip(wireType, field)
+    } else r.skip(wireType, field)
   }
   // proto3's implicit fields are left out at their defaults; the optional symlinkTarget whenever set.
   const o = new ObjectWriter(w, bytes, ranges)
@@ -256,7 +198,7 @@ function writeEntry(c: Cursor, w: Writer): void {
   o.string(0, 'name')
   if (type !== 0) o.ascii('type', fileTypeNames[type] ?? String(type))
   o.string(1, 'path')
-  if (size !== 0 && size !== 0n) o.ascii('size', `"${size}"`)
+  if (String(size) !== '0') o.ascii('size', `"${size}"`)
   if (mode !== 0) o.ascii('mode', String(mode))
   o.string(2, 'permissions')
   o.string(3, 'owner')
@@ -283,20 +225,20 @@ const stringSlots: Record<number, number> = {
  * objects toJsonString writes for them, joined by commas; no bytes for none.
  */
 export function entriesJson(bytes: Uint8Array): Buffer {
-  const c = new Cursor(bytes)
+  const r = new BinaryReader(bytes)
   // JSON takes about twice the bytes of the binary entries.
   const w = new Writer(2 * bytes.length + 64)
-  while (c.pos < bytes.length) {
-    const tag = c.number()
-    if (tag >>> 3 !== entriesField || (tag & 7) !== WireType.LengthDelimited) {
-      c.skip(tag & 7)
+  while (r.pos < r.len) {
+    const [field, wireType] = r.tag()
+    if (field !== entriesField || wireType !== WireType.LengthDelimited) {
+      r.skip(wireType, field)
       continue
     }
     if (w.pos > 0) {
       w.room(1)
       w.buf[w.pos++] = 0x2c // ,
     }
-    writeEntry(c, w)
+    writeEntry(r, w, bytes)
   }
   return w.buf.subarray(0, w.pos)
 }
