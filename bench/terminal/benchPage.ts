@@ -11,6 +11,7 @@ import { createClient } from '@connectrpc/connect'
 import { Terminal } from '@xterm/xterm'
 import { runtimeTransport } from '../../src/api/runtimeTransport'
 import { signInFromAddress } from '../../src/app/signIn'
+import { within } from '../../src/common/within'
 import { OutputWriter } from '../../src/features/terminal/outputWriter'
 import { TerminalInstance } from '../../src/features/terminal/TerminalInstance'
 import { useTerminalSettings } from '../../src/features/terminal/terminalSettings'
@@ -152,13 +153,9 @@ function add(t: BenchTerminal): number {
   return id
 }
 
-function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms)
-  })
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer))
-}
+/** `work`, or an error naming it once `ms` have passed. */
+const bounded = <T>(ms: number, what: string, work: Promise<T>) =>
+  within(work, ms, () => new Error(`${what}: no answer within ${ms} ms`))
 
 function terminal(id: number): BenchTerminal {
   const t = terminals.get(id)
@@ -199,7 +196,7 @@ const bench = {
       check()
     })
     s.start()
-    await within(timeoutMs, 'connecting to the sandbox', running)
+    await bounded(timeoutMs, 'connecting to the sandbox', running)
   },
 
   /**
@@ -246,10 +243,10 @@ const bench = {
     probe.arm(benchPrompt, false)
     const prompt = settledOf(t)
     const id = add(t)
-    await within(timeoutMs, 'the shell to start', waitForPid(instance))
+    await bounded(timeoutMs, 'the shell to start', waitForPid(instance))
     // The leading space keeps it out of the shell's history; `\$` is `$` for a user.
     term.input(` PS1='bench-ready\\$ '\r`)
-    await within(timeoutMs, 'the bench prompt', prompt)
+    await bounded(timeoutMs, 'the bench prompt', prompt)
     // Where the IDE marks its renderer (WebGL while visible, else DOM); unmarked means DOM.
     return { id, cols: term.cols, rows: term.rows, renderer: instance.element.dataset.renderer ?? 'dom' }
   },
@@ -267,7 +264,7 @@ const bench = {
     const probe = new Probe()
     const rawWrite = probeWrites(term, probe)
     const abort = new AbortController()
-    const echoes = await within(
+    const echoes = await bounded(
       timeoutMs,
       'the echo stream',
       pageFetch(`${baseUrl}/echo`, { signal: abort.signal }),
@@ -319,7 +316,7 @@ const bench = {
 
   /** The armed watch's timing, once its marker is parsed. */
   result(id: number, timeoutMs: number): Promise<Timing> {
-    return within(timeoutMs, 'waiting for the marker', settledOf(terminal(id)))
+    return bounded(timeoutMs, 'waiting for the marker', settledOf(terminal(id)))
   },
 
   /** Resolves once `bytes` more have been parsed in terminal `id`. */
@@ -351,7 +348,7 @@ const bench = {
         })
       }
     })
-    return within(timeoutMs, 'the no-network write', done)
+    return bounded(timeoutMs, 'the no-network write', done)
   },
 
   /**
@@ -375,7 +372,7 @@ const bench = {
       await new Promise<void>((resolve) => writer.push(new Uint8Array([0x20]), undefined, resolve))
       return { ms: performance.now() - t0, bytes }
     }
-    return within(timeoutMs, 'the baseline stream', read()).finally(() => writer.dispose())
+    return bounded(timeoutMs, 'the baseline stream', read()).finally(() => writer.dispose())
   },
 
   /** How many StreamInput and SendInput calls the page has made so far. */

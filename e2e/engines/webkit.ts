@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { Builder, Key, type WebDriver, type WebElement } from 'selenium-webdriver'
+import { within } from '../../src/common/within'
 import { freePort } from '../localStack'
 import type { EngineBrowser, EnginePage, PageFunction } from './enginePage'
 
@@ -72,14 +73,9 @@ function webDriverPage(web: WebDriver, enter: () => Promise<void>): EnginePage {
   }
 }
 
-/** `work`, or an error once it took longer than `ms`. */
-function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} took more than ${ms / 1000} s`)), ms)
-  })
-  return Promise.race([work, late]).finally(() => clearTimeout(timer))
-}
+/** `work`, or an error naming it once it took longer than `ms`. */
+const bounded = <T>(work: Promise<T>, ms: number, what: string) =>
+  within(work, ms, () => new Error(`${what} took more than ${ms / 1000} s`))
 
 /**
  * WebKitGTK's MiniBrowser under Xvfb (it draws in a real window), driven by WebKitWebDriver
@@ -131,10 +127,10 @@ export async function launchWebKit(): Promise<EngineBrowser> {
       for (let attempt = 1; ; attempt++) {
         try {
           // WebKitWebDriver runs one session at a time: the last test's goes first.
-          for (const old of sessions.splice(0)) await within(old.quit(), 10_000, 'quitting').catch(() => {})
-          const web = await within(start(), 30_000, 'a new MiniBrowser session')
+          for (const old of sessions.splice(0)) await bounded(old.quit(), 10_000, 'quitting').catch(() => {})
+          const web = await bounded(start(), 30_000, 'a new MiniBrowser session')
           sessions.push(web)
-          await within(web.manage().window().setRect({ width: 1280, height: 800 }), 10_000, 'sizing')
+          await bounded(web.manage().window().setRect({ width: 1280, height: 800 }), 10_000, 'sizing')
           return webDriverPage(web, () => web.switchTo().defaultContent())
         } catch (err) {
           if (attempt === 2) throw err
