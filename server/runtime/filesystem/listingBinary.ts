@@ -193,7 +193,8 @@ function writeEntry(w: Writer, e: EntryInfo): void {
  * its bytes as they are, after the known fields; `entries` (left empty) is the message's only
  * field. So one "unknown" field 1 whose bytes are the first entry's length and fields, then
  * every other entry with its own tag, makes exactly the bytes of the message with its entries
- * set (a test holds them equal), in one buffer. A JSON answer is made from the entries themselves.
+ * set (a test holds them equal), in one buffer. A JSON answer is made from the entries themselves;
+ * one of a listing read in chunks, from the chunks' bytes (listingJson.ts).
  */
 export function preEncodedEntries(entries: readonly EntryInfo[]): UnknownField[] {
   return asUnknownEntries(encodeEntries(entries))
